@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+// Every setting the hub reads, validated once. The README's configuration table mirrors this.
+const ZEnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgresql:// URL (leave it unset for the embedded database)")
+    .optional(),
+  HUB_DATA_DIR: z.string().min(1).default(".data"),
+  HUB_BASE_URL: z.url().optional(),
+  HUB_SECRET: z.string().min(32, "HUB_SECRET must have at least 32 characters").optional(),
+  HUB_TIME_ZONE: z.string().default("America/Sao_Paulo"),
+  DEMO_TOOL: z.enum(["0", "1"]).optional(),
+});
+
+export type TEnv = z.infer<typeof ZEnvSchema> & { HUB_BASE_URL: string; DEMO_TOOL: "0" | "1" };
+
+let cached: TEnv | undefined;
+
+export function env(): TEnv {
+  if (cached) return cached;
+  const parsed = ZEnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  cached = {
+    ...e,
+    HUB_BASE_URL: (e.HUB_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    // The reference tool provider is part of the embedded demo, off by default elsewhere.
+    DEMO_TOOL: e.DEMO_TOOL ?? (e.DATABASE_URL ? "0" : "1"),
+  };
+  return cached;
+}
+
+/** For tests that change process.env between cases. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}

@@ -1,0 +1,64 @@
+// One error type for the whole app, one table from code to HTTP status, one serialiser that never
+// leaks a stack trace or an internal message.
+import { NextResponse } from "next/server";
+import { ZodError } from "zod";
+
+const STATUS = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  too_many_requests: 429,
+  internal: 500,
+} as const;
+
+export type AppErrorCode = keyof typeof STATUS;
+
+export class AppError extends Error {
+  readonly code: AppErrorCode;
+  /** Field name → message, for forms and for 400s that name the parameter. */
+  readonly fields?: Record<string, string>;
+
+  constructor(code: AppErrorCode, message: string, fields?: Record<string, string>) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+    this.fields = fields;
+  }
+
+  get status(): number {
+    return STATUS[this.code];
+  }
+}
+
+/** Turns a zod failure into a 400 naming each offending field. */
+export function fromZodError(error: ZodError, prefix = "Parâmetro inválido"): AppError {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join(".") || "_";
+    fields[key] ??= issue.message;
+  }
+  const names = Object.keys(fields).filter((k) => k !== "_");
+  const message = names.length ? `${prefix}: ${names.join(", ")}` : prefix;
+  return new AppError("bad_request", message, fields);
+}
+
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof ZodError) return fromZodError(error);
+  return new AppError("internal", "Erro interno. Tente novamente.");
+}
+
+/** JSON error response with `message` (and `fields` for 400s). Unknown errors become a bare 500. */
+export function toResponse(error: unknown, init?: { headers?: HeadersInit }): NextResponse {
+  const appError = toAppError(error);
+  if (appError.code === "internal") {
+    console.error("Unhandled error", error instanceof Error ? error.name : typeof error);
+  }
+  const body: { message: string; fields?: Record<string, string> } = { message: appError.message };
+  if (appError.fields && appError.code === "bad_request") body.fields = appError.fields;
+  return NextResponse.json(body, { status: appError.status, headers: init?.headers });
+}

@@ -1,0 +1,15 @@
+import type { Period } from "@/lib/generated/prisma/client";
+import { ZPeriodInputSchema, type TPeriodInput } from "@/lib/validations/school-data";
+import { inTransaction, recordChange, type WriteOptions } from "./record-change";
+import { periodoRecord } from "./snapshots";
+
+const asDate = (s: string) => new Date(`${s}T00:00:00Z`);
+
+export async function createPeriod(input: TPeriodInput, options: WriteOptions = {}): Promise<Period> {
+  const data = ZPeriodInputSchema.parse(input);
+  return inTransaction(options, "Período com este código", async (tx) => {
+    const period = await tx.period.create({ data: { ...data, startsOn: asDate(data.startsOn), endsOn: asDate(data.endsOn) } });
+    await recordChange(tx, { institutionId: period.institutionId, entity: "periodo", kind: "insert", record: periodoRecord(period), periodCode: period.code });
+    return period;
+  });
+}

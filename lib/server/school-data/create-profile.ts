@@ -1,0 +1,22 @@
+import type { Profile } from "@/lib/generated/prisma/client";
+import { AppError } from "@/lib/errors";
+import { ZProfileInputSchema, type TProfileInput } from "@/lib/validations/school-data";
+import { inTransaction, recordChange, type WriteOptions } from "./record-change";
+import { usuarioRecord } from "./snapshots";
+
+export async function createProfile(input: TProfileInput, options: WriteOptions = {}): Promise<Profile> {
+  const data = ZProfileInputSchema.parse(input);
+  return inTransaction(options, "Perfil", async (tx) => {
+    const person = await tx.person.findUnique({ where: { id: data.personId } });
+    if (!person) throw new AppError("not_found", "Pessoa não encontrada.");
+    const profile = await tx.profile.create({ data });
+    await recordChange(tx, {
+      institutionId: profile.institutionId,
+      entity: "usuario",
+      kind: "insert",
+      record: usuarioRecord(profile, person),
+      profileIds: [profile.id],
+    });
+    return profile;
+  });
+}

@@ -1,0 +1,18 @@
+import { AppError } from "@/lib/errors";
+import { inTransaction, recordChange, type WriteOptions } from "./record-change";
+import { removeEnrollments, removeTeachings } from "./remove-links";
+import { turmaRecord } from "./snapshots";
+
+/** Removes a class with its enrollments and teacher assignments, each with its delete event. */
+export async function deleteClass({ classId }: { classId: string }, options: WriteOptions = {}): Promise<void> {
+  await inTransaction(options, "Turma", async (tx) => {
+    const cls = await tx.class.findUnique({ where: { id: classId }, include: { period: true } });
+    if (!cls) throw new AppError("not_found", "Turma não encontrada.");
+    await removeEnrollments(tx, { classId });
+    await removeTeachings(tx, { classId });
+    await tx.placement.deleteMany({ where: { classId } });
+    const { period, ...row } = cls;
+    await tx.class.delete({ where: { id: classId } });
+    await recordChange(tx, { institutionId: row.institutionId, entity: "turma", kind: "delete", record: turmaRecord(row, period), periodCode: period.code });
+  });
+}

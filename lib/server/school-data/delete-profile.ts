@@ -1,0 +1,27 @@
+import { AppError } from "@/lib/errors";
+import { inTransaction, recordChange, type WriteOptions } from "./record-change";
+import { removeEnrollments, removeGuardianships, removeTeachings } from "./remove-links";
+import { usuarioRecord } from "./snapshots";
+
+/** Removes a profile and, first, every link it is part of (each with its own delete event). */
+export async function deleteProfile({ profileId }: { profileId: string }, options: WriteOptions = {}): Promise<void> {
+  await inTransaction(options, "Perfil", async (tx) => {
+    const profile = await tx.profile.findUnique({ where: { id: profileId }, include: { person: true } });
+    if (!profile) throw new AppError("not_found", "Perfil não encontrado.");
+    await removeEnrollments(tx, { studentId: profileId });
+    await removeTeachings(tx, { teacherId: profileId });
+    await removeGuardianships(tx, { OR: [{ guardianId: profileId }, { studentId: profileId }] });
+    // Protocol state (codes, tokens) of the profile goes with it; it is not school data.
+    await tx.accessToken.deleteMany({ where: { profileId } });
+    await tx.authorizationCode.deleteMany({ where: { profileId } });
+    const { person, ...row } = profile;
+    await tx.profile.delete({ where: { id: profileId } });
+    await recordChange(tx, {
+      institutionId: row.institutionId,
+      entity: "usuario",
+      kind: "delete",
+      record: usuarioRecord(row, person),
+      profileIds: [profileId],
+    });
+  });
+}

@@ -1,0 +1,20 @@
+import { z } from "zod";
+import type { Class } from "@/lib/generated/prisma/client";
+import { AppError } from "@/lib/errors";
+import { ZClassUpdateSchema } from "@/lib/validations/school-data";
+import { inTransaction, recordChange, type WriteOptions } from "./record-change";
+import { turmaRecord } from "./snapshots";
+
+export async function updateClass(
+  { classId, changes }: { classId: string; changes: z.input<typeof ZClassUpdateSchema> },
+  options: WriteOptions = {},
+): Promise<Class> {
+  const data = ZClassUpdateSchema.parse(changes);
+  return inTransaction(options, "Turma com este nome no período", async (tx) => {
+    if (!(await tx.class.findUnique({ where: { id: classId } }))) throw new AppError("not_found", "Turma não encontrada.");
+    const cls = await tx.class.update({ where: { id: classId }, data, include: { period: true } });
+    const { period, ...row } = cls;
+    await recordChange(tx, { institutionId: row.institutionId, entity: "turma", kind: "update", record: turmaRecord(row, period), periodCode: period.code });
+    return row;
+  });
+}

@@ -1,0 +1,66 @@
+// Each test file gets its own empty, migrated database: an in-memory PGlite by default, or a
+// fresh PostgreSQL database (dropped afterwards) when DATABASE_URL is set.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
+import { createDatabase, useDatabase, type Database } from "@/lib/db";
+import { applyMigrations } from "@/lib/server/db/migrate";
+
+export interface TestDatabase {
+  readonly db: Database;
+  readonly url: string | undefined;
+}
+
+async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `hub_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function openTestDatabase(): Promise<TestDatabase & { close: () => Promise<void> }> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (adminUrl) {
+    const created = await createPostgresDatabase(adminUrl);
+    const db = createDatabase({ url: created.url });
+    await applyMigrations(db.sql);
+    return { db, url: created.url, close: async () => { await db.close(); await created.drop(); } };
+  }
+  const db = createDatabase({ dataDir: "memory://" });
+  await applyMigrations(db.sql);
+  return { db, url: undefined, close: () => db.close() };
+}
+
+/** Registers hooks that give this file a database and make `database()` return it. */
+export function useTestDatabase(): TestDatabase {
+  let opened: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
+  beforeAll(async () => {
+    opened = await openTestDatabase();
+    useDatabase(opened.db);
+  });
+  afterAll(async () => {
+    useDatabase(undefined);
+    await opened?.close();
+  });
+  return {
+    get db() {
+      if (!opened) throw new Error("test database not open yet");
+      return opened.db;
+    },
+    get url() {
+      return opened?.url;
+    },
+  };
+}
