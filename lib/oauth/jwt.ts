@@ -1,0 +1,208 @@
+/**
+ * Signing keys, access tokens (RFC 9068 JWT profile) and OpenID Connect id tokens.
+ */
+import { createHash } from "node:crypto";
+import {
+  calculateJwkThumbprint,
+  createLocalJWKSet,
+  errors,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  jwtVerify,
+  SignJWT,
+  type CryptoKey,
+  type JWK,
+  type JWTPayload,
+} from "jose";
+import { z } from "zod";
+import { OAuthError } from "./errors";
+
+/** The only algorithm we sign with and accept (no `none`, no HMAC/RSA confusion: RFC 8725 §3.1). */
+export const SIGNING_ALG = "RS256";
+
+export type SigningKey = {
+  kid: string;
+  alg: typeof SIGNING_ALG;
+  publicJwk: JWK;
+  privateJwk: JWK;
+};
+
+/**
+ * A new RSA-2048 key pair. The kid is the RFC 7638 thumbprint, so it is stable, unique per key
+ * and lets verifiers pick the right key from the JWKS while old keys rotate out.
+ */
+export async function generateSigningKey(): Promise<SigningKey> {
+  const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALG, { modulusLength: 2048, extractable: true });
+  const exportedPublic = await exportJWK(publicKey);
+  const kid = await calculateJwkThumbprint(exportedPublic, "sha256");
+  const tags = { kid, alg: SIGNING_ALG, use: "sig" } as const;
+  return {
+    kid,
+    alg: SIGNING_ALG,
+    publicJwk: { ...exportedPublic, ...tags },
+    privateJwk: { ...(await exportJWK(privateKey)), ...tags },
+  };
+}
+
+/** Importing a JWK costs an RSA parse; keys are long-lived objects, so cache per key. */
+const importedPrivateKeys = new WeakMap<SigningKey, Promise<CryptoKey | Uint8Array>>();
+
+function privateKeyOf(key: SigningKey): Promise<CryptoKey | Uint8Array> {
+  let imported = importedPrivateKeys.get(key);
+  if (imported === undefined) {
+    imported = importJWK(key.privateJwk, SIGNING_ALG);
+    importedPrivateKeys.set(key, imported);
+  }
+  return imported;
+}
+
+function epochSeconds(date: Date): number {
+  return Math.floor(date.getTime() / 1000);
+}
+
+function assertLifetime(expiresInSeconds: number): void {
+  if (!Number.isInteger(expiresInSeconds) || expiresInSeconds <= 0) {
+    throw new RangeError("expiresInSeconds must be a positive integer");
+  }
+}
+
+export type AccessTokenInput = {
+  key: SigningKey;
+  issuer: string;
+  /** The client the token was issued to (design decision: aud = client_id). */
+  audience: string;
+  /** The profile id. */
+  subject: string;
+  clientId: string;
+  scope: readonly string[];
+  jti: string;
+  expiresInSeconds: number;
+  now: Date;
+};
+
+/**
+ * RFC 9068 §2.1: header typ "at+jwt" so an access token cannot be replayed as an id token (or
+ * the reverse); §2.2: iss, exp, aud, sub, client_id, iat, jti; §2.2.3: scope as a
+ * space-separated string. The jti is recorded by the caller so the token can be revoked.
+ */
+export async function signAccessToken(input: AccessTokenInput): Promise<string> {
+  assertLifetime(input.expiresInSeconds);
+  const iat = epochSeconds(input.now);
+  return new SignJWT({ client_id: input.clientId, scope: input.scope.join(" ") })
+    .setProtectedHeader({ alg: SIGNING_ALG, typ: "at+jwt", kid: input.key.kid })
+    .setIssuer(input.issuer)
+    .setSubject(input.subject)
+    .setAudience(input.audience)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + input.expiresInSeconds)
+    .setJti(input.jti)
+    .sign(await privateKeyOf(input.key));
+}
+
+/**
+ * OIDC Core §3.1.3.6 / §3.2.2.9: at_hash is the base64url of the left-most half of the hash of
+ * the ASCII access token, using the hash of the id token's alg (RS256 → SHA-256, so 16 bytes).
+ */
+export function computeAtHash(accessToken: string): string {
+  const digest = createHash("sha256").update(accessToken, "ascii").digest();
+  return digest.subarray(0, digest.length / 2).toString("base64url");
+}
+
+export type IdTokenInput = {
+  key: SigningKey;
+  issuer: string;
+  clientId: string;
+  /** The profile id. */
+  subject: string;
+  nonce?: string;
+  /** When the id token is issued alongside an access token, binds them with at_hash. */
+  accessToken?: string;
+  expiresInSeconds: number;
+  now: Date;
+  extraClaims?: Readonly<Record<string, unknown>>;
+};
+
+/**
+ * OIDC Core §2: iss, sub, aud (= client_id), exp, iat, plus nonce (§3.1.2.1, replay defence) and
+ * at_hash. Extra claims go first so they can never override a registered claim.
+ */
+export async function signIdToken(input: IdTokenInput): Promise<string> {
+  assertLifetime(input.expiresInSeconds);
+  const iat = epochSeconds(input.now);
+  const payload: JWTPayload = { ...input.extraClaims };
+  if (input.nonce !== undefined) payload.nonce = input.nonce;
+  if (input.accessToken !== undefined) payload.at_hash = computeAtHash(input.accessToken);
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: SIGNING_ALG, typ: "JWT", kid: input.key.kid })
+    .setIssuer(input.issuer)
+    .setSubject(input.subject)
+    .setAudience(input.clientId)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + input.expiresInSeconds)
+    .sign(await privateKeyOf(input.key));
+}
+
+/** The claims we rely on after the signature checks out (RFC 9068 §2.2). */
+const accessTokenClaimsSchema = z.object({
+  iss: z.string(),
+  sub: z.string().min(1),
+  aud: z.union([z.string(), z.array(z.string())]),
+  exp: z.number(),
+  iat: z.number(),
+  jti: z.string().min(1),
+  client_id: z.string().min(1),
+  scope: z.string(),
+});
+
+export type AccessTokenClaims = z.infer<typeof accessTokenClaimsSchema>;
+
+export type VerifyAccessTokenOptions = {
+  issuer: string;
+  /** The current public keys (JWKS `keys`), including keys being rotated out. */
+  getPublicKeys: () => Promise<JWK[]>;
+  now?: Date;
+};
+
+function invalidToken(error: unknown): OAuthError {
+  return error instanceof errors.JWTExpired
+    ? new OAuthError("invalid_token", "The access token expired")
+    : new OAuthError("invalid_token", "The access token is invalid");
+}
+
+/**
+ * RFC 9068 §4: verify signature with RS256 only, typ at+jwt, iss and exp. Any token problem
+ * is invalid_token (RFC 6750 §3.1). Revocation (jti) is checked by the caller against storage.
+ * A failure to load keys is not the token's fault, so it is thrown, not mapped.
+ */
+export async function verifyAccessToken(
+  token: string,
+  options: VerifyAccessTokenOptions,
+): Promise<AccessTokenClaims | OAuthError> {
+  const keySet = createLocalJWKSet({ keys: await options.getPublicKeys() });
+  try {
+    const { payload } = await jwtVerify(token, keySet, {
+      algorithms: [SIGNING_ALG],
+      typ: "at+jwt",
+      issuer: options.issuer,
+      currentDate: options.now,
+      requiredClaims: ["exp", "iat", "jti", "sub", "aud", "client_id", "scope"],
+    });
+    const claims = accessTokenClaimsSchema.safeParse(payload);
+    return claims.success ? claims.data : new OAuthError("invalid_token", "The access token is invalid");
+  } catch (error) {
+    if (error instanceof errors.JOSEError) return invalidToken(error);
+    throw error;
+  }
+}
+
+/** Only the public members of an RSA key, whatever the stored JWK holds. */
+function publicMembers(key: SigningKey): JWK {
+  const { kty, n, e } = key.publicJwk;
+  return { kty, n, e, kid: key.kid, alg: key.alg, use: "sig" };
+}
+
+/** The body of /.well-known/jwks.json (RFC 7517 §5). */
+export function publicJwks(keys: readonly SigningKey[]): { keys: JWK[] } {
+  return { keys: keys.map(publicMembers) };
+}
