@@ -1,6 +1,7 @@
 // The one place that knows which database engine runs: embedded PGlite under HUB_DATA_DIR by
 // default, PostgreSQL when DATABASE_URL is set. Everything else gets a PrismaClient and, for the
 // few raw-SQL paths, a SqlDriver.
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -31,6 +32,7 @@ export function createDatabase(options: DatabaseOptions): Database {
     return { prisma, sql, close: async () => { await prisma.$disconnect(); await sql.close(); } };
   }
   const dir = options.dataDir ?? "memory://";
+  if (dir !== "memory://") mkdirSync(dir, { recursive: true });
   const client = new PGlite(dir === "memory://" ? undefined : dir);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
   const sql = pgliteDriver(client);
@@ -56,7 +58,7 @@ export function database(): Database {
 }
 
 /** Makes `database()` return the given instance (tests, scripts). */
-export function useDatabase(db: Database | undefined): void {
+export function setDatabase(db: Database | undefined): void {
   globalForDb.hubDatabase = db;
 }
 

@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
-import { createDatabase, useDatabase, type Database } from "@/lib/db";
+import { createDatabase, setDatabase, type Database } from "@/lib/db";
 import { applyMigrations } from "@/lib/server/db/migrate";
 
 export interface TestDatabase {
@@ -44,14 +44,14 @@ export async function openTestDatabase(): Promise<TestDatabase & { close: () => 
 }
 
 /** Registers hooks that give this file a database and make `database()` return it. */
-export function useTestDatabase(): TestDatabase {
+export function setupTestDatabase(): TestDatabase {
   let opened: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
   beforeAll(async () => {
     opened = await openTestDatabase();
-    useDatabase(opened.db);
+    setDatabase(opened.db);
   });
   afterAll(async () => {
-    useDatabase(undefined);
+    setDatabase(undefined);
     await opened?.close();
   });
   return {
@@ -64,3 +64,6 @@ export function useTestDatabase(): TestDatabase {
     },
   };
 }
+
+/** @deprecated transitional name; use setupTestDatabase. */
+export const useTestDatabase = setupTestDatabase;

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { Institution } from "@/lib/generated/prisma/client";
+import { inTransaction, type WriteOptions } from "@/lib/server/school-data/record-change";
 
 export const ZInstitutionInputSchema = z.object({
   name: z.string().trim().min(2, "Informe o nome").max(200),
@@ -10,10 +10,12 @@ export const ZInstitutionInputSchema = z.object({
 });
 
 /** Institutions are not Data API entities; they frame it (org_id and the summary tree). */
-export async function createInstitution(input: z.input<typeof ZInstitutionInputSchema>): Promise<Institution> {
+export async function createInstitution(input: z.input<typeof ZInstitutionInputSchema>, options: WriteOptions = {}): Promise<Institution> {
   const data = ZInstitutionInputSchema.parse(input);
-  if (data.parentId && !(await db().institution.findUnique({ where: { id: data.parentId } }))) {
-    throw new AppError("not_found", "Instituição superior não encontrada.");
-  }
-  return db().institution.create({ data });
+  return inTransaction(options, "Instituição", async (tx) => {
+    if (data.parentId && !(await tx.institution.findUnique({ where: { id: data.parentId } }))) {
+      throw new AppError("not_found", "Instituição superior não encontrada.");
+    }
+    return tx.institution.create({ data });
+  });
 }

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import type { ChangeEvent } from "@/lib/generated/prisma/client";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
-import { useTestDatabase } from "@/test/database";
+import { setupTestDatabase } from "@/test/database";
 import { assignTeacher } from "./assign-teacher";
 import { createClass } from "./create-class";
 import { createPeriod } from "./create-period";
@@ -17,7 +17,7 @@ import { linkGuardian } from "./link-guardian";
 import { unenrollStudent } from "./unenroll-student";
 import { updatePerson } from "./update-person";
 
-const t = useTestDatabase();
+const t = setupTestDatabase();
 let schoolId = "";
 let otherSchoolId = "";
 

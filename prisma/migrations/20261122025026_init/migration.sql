@@ -174,7 +174,7 @@ CREATE TABLE "EdtechMember" (
 CREATE TABLE "Asset" (
     "id" UUID NOT NULL,
     "contentType" TEXT NOT NULL,
-    "bytes" BYTEA NOT NULL,
+    "dataBase64" TEXT NOT NULL,
     "sha256" TEXT NOT NULL,
     "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 

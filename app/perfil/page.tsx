@@ -1,0 +1,36 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { ProfilePicker } from "@/components/profile-picker";
+import { ROLE_LABEL, safeCallbackUrl } from "@/lib/labels";
+import { getCurrentUser } from "@/lib/server/auth/current-user";
+import { listProfiles } from "@/lib/server/auth/list-profiles";
+
+export const metadata: Metadata = { title: "Escolha o perfil" };
+
+export default async function ProfilePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const callbackUrl = safeCallbackUrl(params.callbackUrl);
+  const user = await getCurrentUser();
+  if (!user) redirect(`/login?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+  const profiles = await listProfiles({ personId: user.personId });
+  // One profile is chosen at sign-in; the picker is for people with several (or to switch).
+  if (profiles.length === 1 && user.profile && params.trocar === undefined) redirect(callbackUrl);
+  return (
+    <section className="mx-auto max-w-md">
+      <h1 className="text-2xl font-bold">Como você quer entrar?</h1>
+      <p className="mt-2 text-sm text-slate-600">Você tem mais de um perfil. Escolha com qual deseja continuar; dá para trocar depois no topo da página.</p>
+      {profiles.length === 0 ? (
+        <p className="mt-6 rounded-xl border border-amber-200 bg-amber-50 p-5 text-amber-900">
+          Sua conta ainda não tem perfil em nenhuma escola. Procure a secretaria da sua escola.
+        </p>
+      ) : (
+        <div className="mt-6">
+          <ProfilePicker
+            callbackUrl={callbackUrl}
+            options={profiles.map((p) => ({ id: p.id, role: ROLE_LABEL[p.role], institution: p.institution.name }))}
+          />
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,29 @@
+import { expect, signIn, test } from "./fixtures";
+
+test("the home page shows the product heading and a sign-in link", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1, name: "Hub Educacional" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Entrar" }).first()).toBeVisible();
+});
+
+test("an unknown address shows the product's not-found page", async ({ page }) => {
+  const response = await page.goto("/pagina-que-nao-existe");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Página não encontrada" })).toBeVisible();
+});
+
+test("wrong credentials show a clear message", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByLabel("E-mail ou CPF").fill("ana.souza@demo.hub.br");
+  await page.getByLabel("Senha").fill("senha-errada");
+  await page.getByRole("button", { name: "Entrar" }).click();
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText("E-mail/CPF ou senha incorretos.");
+});
+
+test("a person with two profiles picks one after signing in", async ({ page }) => {
+  await signIn(page, "ana.souza@demo.hub.br");
+  await expect(page.getByRole("heading", { name: "Como você quer entrar?" })).toBeVisible();
+  await page.getByRole("button", { name: /Professor\(a\)/ }).click();
+  await expect(page.getByRole("heading", { name: "Olá, Ana" })).toBeVisible();
+  await expect(page.getByRole("main").getByText("Professor(a) · EMEF Monteiro Lobato")).toBeVisible();
+});

@@ -1,0 +1,34 @@
+import { getServerSession } from "next-auth";
+import { redirect } from "next/navigation";
+import { authOptions } from "@/lib/auth";
+import { db } from "@/lib/db";
+import type { InstitutionKind, Role } from "@/lib/generated/prisma/client";
+
+export interface CurrentUser {
+  personId: string;
+  name: string;
+  profile: { id: string; role: Role; institution: { id: string; name: string; kind: InstitutionKind } } | null;
+}
+
+/** The signed-in person and chosen profile, re-read from the database on every request. */
+export async function getCurrentUser(): Promise<CurrentUser | null> {
+  const session = await getServerSession(authOptions());
+  if (!session?.personId) return null;
+  const person = await db().person.findUnique({ where: { id: session.personId }, select: { id: true, name: true } });
+  if (!person) return null;
+  const profile = session.profileId
+    ? await db().profile.findFirst({
+        where: { id: session.profileId, personId: person.id },
+        select: { id: true, role: true, institution: { select: { id: true, name: true, kind: true } } },
+      })
+    : null;
+  return { personId: person.id, name: person.name, profile };
+}
+
+/** For pages: signed-in user with a chosen profile, or a redirect to sign in / pick one. */
+export async function requireProfile(returnTo: string): Promise<CurrentUser & { profile: NonNullable<CurrentUser["profile"]> }> {
+  const user = await getCurrentUser();
+  if (!user) redirect(`/login?callbackUrl=${encodeURIComponent(returnTo)}`);
+  if (!user.profile) redirect(`/perfil?callbackUrl=${encodeURIComponent(returnTo)}`);
+  return { ...user, profile: user.profile };
+}

@@ -1,0 +1,37 @@
+import { defineConfig } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 3100);
+export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+// Debian's Chromium (Playwright cannot download its own browser here). The flags keep it from
+// reaching for the network at start-up, which this machine refuses.
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
+  outputDir: ".tmp/e2e-results",
+  use: {
+    baseURL: `http://localhost:${port}`,
+    locale: "pt-BR",
+    trace: "off",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: chromiumPath,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+  },
+  webServer: {
+    command: "node scripts/serve-e2e.mjs",
+    url: `http://localhost:${port}/healthz`,
+    reuseExistingServer: false,
+    timeout: 240_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { E2E_PORT: String(port) },
+  },
+});

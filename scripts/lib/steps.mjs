@@ -1,0 +1,80 @@
+// Steps shared by `npm start` and `npm test`. Plain Node (no dependencies): they run before
+// node_modules exists. Each step is skipped when its inputs have not changed since it last ran.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+export const root = path.resolve(import.meta.dirname, "..", "..");
+const stampDir = path.join(root, "node_modules", ".cache", "hub");
+
+export function run(cmd, args, options = {}) {
+  const result = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...options.env } });
+  if (result.status !== 0) {
+    console.error(`\n✗ ${[cmd, ...args].join(" ")} failed (exit ${result.status ?? result.signal}).`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+const SKIP = new Set(["node_modules", ".next", "generated", ".data", ".tmp", ".git", ".DS_Store"]);
+
+export function hashFiles(entries) {
+  const hash = createHash("sha256");
+  const visit = (p) => {
+    if (!existsSync(p)) return;
+    const st = statSync(p);
+    if (st.isDirectory()) {
+      for (const name of readdirSync(p).sort()) {
+        if (SKIP.has(name)) continue;
+        visit(path.join(p, name));
+      }
+    } else {
+      hash.update(path.relative(root, p)).update("\0").update(readFileSync(p)).update("\0");
+    }
+  };
+  for (const e of entries) visit(path.join(root, e));
+  return hash.digest("hex");
+}
+
+function stamp(name) {
+  const file = path.join(stampDir, name);
+  return { read: () => (existsSync(file) ? readFileSync(file, "utf8") : ""), write: (v) => { mkdirSync(stampDir, { recursive: true }); writeFileSync(file, v); } };
+}
+
+/**
+ * npm install when node_modules is missing or the lockfile changed since the last install.
+ * Not `npm ci`: npm 11 refuses this lockfile's other-platform optional packages (swc, oxide)
+ * as "missing"; `npm install` still installs exactly the locked versions.
+ */
+export function ensureInstalled() {
+  const lockHash = hashFiles(["package-lock.json", "package.json"]);
+  const s = stamp("install");
+  if (existsSync(path.join(root, "node_modules", ".package-lock.json")) && s.read() === lockHash) return;
+  console.log("▸ Installing dependencies…");
+  run("npm", ["install", "--no-audit", "--no-fund"]);
+  stamp("install").write(lockHash);
+}
+
+/** prisma generate, offline: the CLI uses its WASM engine through prisma.config.ts. */
+export function ensureGenerated() {
+  const schemaHash = hashFiles(["prisma/schema.prisma", "package-lock.json"]);
+  const s = stamp("generate");
+  if (existsSync(path.join(root, "lib", "generated", "prisma", "client.ts")) && s.read() === schemaHash) return;
+  console.log("▸ Generating the Prisma client…");
+  run("npx", ["prisma", "generate"], {
+    env: { PRISMA_CLI_QUERY_ENGINE_TYPE: "client", DATABASE_URL: process.env.DATABASE_URL ?? "postgresql://unused/unused", PRISMA_HIDE_UPDATE_MESSAGE: "1" },
+  });
+  s.write(schemaHash);
+}
+
+const BUILD_INPUTS = ["app", "components", "lib", "prisma/schema.prisma", "types", "public", "next.config.mjs", "postcss.config.mjs", "tsconfig.json", "package-lock.json"];
+
+/** next build when any source changed since the last build. */
+export function ensureBuilt() {
+  const sourceHash = hashFiles(BUILD_INPUTS);
+  const marker = path.join(root, ".next", "hub-source-hash");
+  if (existsSync(path.join(root, ".next", "BUILD_ID")) && existsSync(marker) && readFileSync(marker, "utf8") === sourceHash) return;
+  console.log("▸ Building the hub (next build)…");
+  run("npx", ["next", "build"], { env: { NEXT_TELEMETRY_DISABLED: "1" } });
+  writeFileSync(marker, sourceHash);
+}

@@ -1,0 +1,28 @@
+// The server Playwright tests run against: the production build on its own fresh database
+// (a new PGlite directory, or a new PostgreSQL database when DATABASE_URL is set), seeded.
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { root, run } from "./lib/steps.mjs";
+
+const port = process.env.E2E_PORT ?? "3100";
+const env = { NODE_ENV: "production", PORT: port, HUB_BASE_URL: `http://localhost:${port}`, NEXT_TELEMETRY_DISABLED: "1", DEMO_TOOL: "1" };
+
+if (process.env.DATABASE_URL) {
+  const admin = new URL(process.env.DATABASE_URL);
+  const e2e = new URL(process.env.DATABASE_URL);
+  e2e.pathname = "/hub_e2e";
+  const sql = (q) => run("npx", ["tsx", "scripts/sql.ts", admin.toString(), q]);
+  sql("DROP DATABASE IF EXISTS hub_e2e WITH (FORCE)");
+  sql("CREATE DATABASE hub_e2e");
+  env.DATABASE_URL = e2e.toString();
+  env.HUB_SECRET ??= process.env.HUB_SECRET ?? "e2e-secret-e2e-secret-e2e-secret-e2e-secret";
+} else {
+  env.HUB_DATA_DIR = path.join(root, ".data", "e2e");
+  rmSync(env.HUB_DATA_DIR, { recursive: true, force: true });
+}
+
+run("npx", ["tsx", "scripts/prepare-db.ts"], { env });
+const server = spawn("npx", ["next", "start", "-p", port], { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));

@@ -1,0 +1,53 @@
+// `npm start`: install what is missing, generate, migrate and seed, build if needed, serve.
+import { spawn } from "node:child_process";
+import { ensureBuilt, ensureGenerated, ensureInstalled, root, run } from "./lib/steps.mjs";
+
+const port = Number(process.env.PORT ?? 3000);
+const baseUrl = (process.env.HUB_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+
+ensureInstalled();
+ensureGenerated();
+console.log("▸ Preparing the database…");
+run("npx", ["tsx", "scripts/prepare-db.ts"], { env: { HUB_BASE_URL: baseUrl, PORT: String(port) } });
+ensureBuilt();
+
+console.log(`▸ Starting the hub on ${baseUrl} …`);
+const server = spawn("npx", ["next", "start", "-p", String(port)], {
+  cwd: root,
+  stdio: ["ignore", "pipe", "inherit"],
+  env: { ...process.env, NODE_ENV: "production", PORT: String(port), HUB_BASE_URL: baseUrl },
+});
+server.stdout.on("data", (chunk) => process.stdout.write(chunk));
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));
+
+async function announce() {
+  for (let i = 0; i < 120; i++) {
+    try {
+      const res = await fetch(`${baseUrl}/healthz`);
+      if (res.ok) {
+        console.log(`
+  ┌──────────────────────────────────────────────────────────────┐
+    Hub Educacional is running: ${baseUrl}
+
+    Sign in with (password: hub-demo)
+      ana.souza@demo.hub.br   teacher at school 1 + guardian at school 2
+      aluno@demo.hub.br       student
+      gestor@demo.hub.br      network manager   → ${baseUrl}/gestao
+      dev@edtech.demo         edtech developer  → ${baseUrl}/desenvolvedor
+
+    OAuth demo app: client_id demo-app / secret demo-secret
+    Data API key:   demo-api-key
+  └──────────────────────────────────────────────────────────────┘
+`);
+        return;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  console.error("The hub did not answer /healthz within 60 s; see the log above.");
+}
+announce();

@@ -1,0 +1,42 @@
+// `npm test`: install what is missing, then lint, typecheck, unit + integration tests (Vitest)
+// and the browser tests (Playwright in Chromium) against a production build.
+// Runs against PGlite, or against PostgreSQL when DATABASE_URL is set.
+// `npm test -- --only=vitest` (or lint, typecheck, e2e) runs one stage.
+import { existsSync } from "node:fs";
+import { ensureBuilt, ensureGenerated, ensureInstalled, run } from "./lib/steps.mjs";
+
+const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
+const stage = (name) => !only || only.split(",").includes(name);
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+
+ensureInstalled();
+ensureGenerated();
+const engine = process.env.DATABASE_URL ? "PostgreSQL" : "PGlite";
+
+if (stage("lint")) {
+  console.log("▸ Lint (eslint)");
+  run("npx", ["eslint", ".", "--max-warnings=0"]);
+}
+if (stage("typecheck")) {
+  console.log("▸ Typecheck (tsc --noEmit)");
+  run("npx", ["tsc", "--noEmit"]);
+}
+if (stage("vitest")) {
+  console.log(`▸ Unit and integration tests (Vitest, ${engine})`);
+  run("npx", ["vitest", "run"]);
+}
+if (stage("e2e")) {
+  const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (!existsSync(chromium)) {
+    console.error(`
+✗ Browser tests need Chromium, and none was found at ${chromium}.
+  Install Debian's Chromium:   sudo apt-get update && sudo apt-get install -y chromium
+  or point CHROMIUM_PATH at a Chromium/Chrome binary, then run npm test again.
+  (Playwright cannot download its own browser on this network.)`);
+    process.exit(1);
+  }
+  ensureBuilt();
+  console.log(`▸ Browser tests (Playwright, Chromium, ${engine})`);
+  run("npx", ["playwright", "test"]);
+}
+console.log("✓ All test stages passed.");

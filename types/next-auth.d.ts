@@ -1,0 +1,16 @@
+import "next-auth";
+import "next-auth/jwt";
+
+declare module "next-auth" {
+  interface Session {
+    personId: string;
+    /** The chosen profile (user_id everywhere); null until the person picks one. */
+    profileId: string | null;
+  }
+}
+
+declare module "next-auth/jwt" {
+  interface JWT {
+    profileId?: string | null;
+  }
+}
