@@ -30,16 +30,16 @@ async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; 
   };
 }
 
-export async function openTestDatabase(): Promise<TestDatabase & { close: () => Promise<void> }> {
+export async function openTestDatabase({ migrate = true } = {}): Promise<TestDatabase & { close: () => Promise<void> }> {
   const adminUrl = process.env.DATABASE_URL;
   if (adminUrl) {
     const created = await createPostgresDatabase(adminUrl);
     const db = createDatabase({ url: created.url });
-    await applyMigrations(db.sql);
+    if (migrate) await applyMigrations(db.sql);
     return { db, url: created.url, close: async () => { await db.close(); await created.drop(); } };
   }
   const db = createDatabase({ dataDir: "memory://" });
-  await applyMigrations(db.sql);
+  if (migrate) await applyMigrations(db.sql);
   return { db, url: undefined, close: () => db.close() };
 }
 

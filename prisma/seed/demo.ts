@@ -15,6 +15,7 @@ import { createProfile } from "@/lib/server/school-data/create-profile";
 import { createSubject } from "@/lib/server/school-data/create-subject";
 import { enrollStudent } from "@/lib/server/school-data/enroll-student";
 import { linkGuardian } from "@/lib/server/school-data/link-guardian";
+import { LTI_SECRET_PURPOSE } from "@/lib/server/tools/lti-secret-purpose";
 import { birthDate, personName, syntheticCpf, slugEmail } from "./names";
 
 export const DEMO_PASSWORD = "hub-demo";
@@ -30,8 +31,8 @@ export const DEMO = {
   toolSecret: "demo-tool-secret",
 } as const;
 
-/** Secret purpose for LTI shared secrets (lib/server/crypto/secret-box). */
-export const LTI_SECRET_PURPOSE = "lti-shared-secret";
+// Re-exported for scripts that imported it from here before it moved next to its readers.
+export { LTI_SECRET_PURPOSE };
 
 const SUBJECTS = ["Matemática", "Língua Portuguesa", "Ciências", "História", "Geografia", "Arte", "Educação Física", "Língua Inglesa"];
 
