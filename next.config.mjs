@@ -1,5 +1,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // Lets parallel builds (one developer's e2e while another builds) use separate folders.
+  distDir: process.env.HUB_NEXT_DIST_DIR || ".next",
   // Packages that load WASM or native drivers at run time stay outside the server bundle.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "@prisma/client"],
   poweredByHeader: false,

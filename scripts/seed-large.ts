@@ -3,7 +3,8 @@
 //   npm run seed:large -- --schools 10 --students-per-school 10000
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { database, db } from "@/lib/db";
+import type { Class } from "@/lib/generated/prisma/client";
+import { database } from "@/lib/db";
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
 import { assignTeacher } from "@/lib/server/school-data/assign-teacher";
@@ -12,7 +13,7 @@ import { createPeriod } from "@/lib/server/school-data/create-period";
 import { createPerson } from "@/lib/server/school-data/create-person";
 import { createProfile } from "@/lib/server/school-data/create-profile";
 import { createSubject } from "@/lib/server/school-data/create-subject";
-import { enrollStudent } from "@/lib/server/school-data/enroll-student";
+import { importStudents } from "@/lib/server/school-data/import-students";
 import { birthDate, personName, syntheticCpf } from "@/prisma/seed/names";
 
 const ZArgs = z.object({
@@ -21,7 +22,7 @@ const ZArgs = z.object({
   "class-size": z.coerce.number().int().min(5).max(60).default(30),
 });
 
-const CHUNK = 250;
+const CHUNK = 1_000;
 const SUBJECTS = ["Matemática", "Língua Portuguesa", "Ciências", "História"];
 
 function progress(done: number, total: number, started: number) {
@@ -53,7 +54,7 @@ async function main() {
     const subjects = [];
     for (const name of SUBJECTS) subjects.push(await createSubject({ institutionId: school.id, name }));
     const classCount = Math.ceil(perSchool / classSize);
-    const classes = [];
+    const classes: Class[] = [];
     for (let c = 0; c < classCount; c++) {
       const cls = await createClass({ periodId: period.id, name: `Turma ${c + 1}` });
       const tp = await createPerson({ name: personName(serial + 500), cpf: syntheticCpf(serial++) });
@@ -63,14 +64,14 @@ async function main() {
     }
     for (let i = 0; i < perSchool; i += CHUNK) {
       const n = Math.min(CHUNK, perSchool - i);
-      await db().$transaction(async (tx) => {
-        for (let k = 0; k < n; k++) {
-          const idx = serial++;
-          const person = await createPerson({ name: personName(idx), cpf: syntheticCpf(idx), birthDate: birthDate(idx, 10 + (idx % 8)), phone: `1198${String(idx).slice(-7)}` }, { tx });
-          const profile = await createProfile({ personId: person.id, institutionId: school.id, role: "aluno" }, { tx });
-          await enrollStudent({ classId: classes[(i + k) % classes.length]!.id, studentId: profile.id }, { tx });
-        }
-      }, { timeout: 120_000, maxWait: 30_000 });
+      const students = Array.from({ length: n }, (_, k) => {
+        const idx = serial++;
+        return {
+          person: { name: personName(idx), cpf: syntheticCpf(idx), birthDate: birthDate(idx, 10 + (idx % 8)), phone: `1198${String(idx).slice(-7)}` },
+          classId: classes[(i + k) % classes.length]!.id,
+        };
+      });
+      await importStudents({ institutionId: school.id, students });
       done += n;
       progress(done, total, started);
     }

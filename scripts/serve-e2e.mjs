@@ -18,7 +18,7 @@ if (process.env.DATABASE_URL) {
   env.DATABASE_URL = e2e.toString();
   env.HUB_SECRET ??= process.env.HUB_SECRET ?? "e2e-secret-e2e-secret-e2e-secret-e2e-secret";
 } else {
-  env.HUB_DATA_DIR = path.join(root, ".data", "e2e");
+  env.HUB_DATA_DIR = path.join(root, ".data", `e2e-${port}`);
   rmSync(env.HUB_DATA_DIR, { recursive: true, force: true });
 }
 

@@ -9,10 +9,14 @@ export interface WriteOptions {
   tx?: Tx;
 }
 
+// Prisma's 5 s default is too short for batched imports; PGlite also queues transactions behind
+// one another, so the wait for a connection gets room too.
+const TRANSACTION_LIMITS = { timeout: 60_000, maxWait: 20_000 } as const;
+
 /** Runs `fn` in the caller's transaction or a new one; constraint failures become AppErrors. */
 export async function inTransaction<T>(options: WriteOptions, what: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
   try {
-    return options.tx ? await fn(options.tx) : await db().$transaction(fn);
+    return options.tx ? await fn(options.tx) : await db().$transaction(fn, TRANSACTION_LIMITS);
   } catch (error) {
     return mapDbError(error, what);
   }
@@ -32,15 +36,18 @@ export interface ChangeInput {
  * write, so the row and its event commit or roll back together. Nothing else writes events.
  */
 export async function recordChange(tx: Tx, change: ChangeInput): Promise<void> {
-  await tx.changeEvent.create({
-    data: {
-      institutionId: change.institutionId,
-      entity: change.entity,
-      kind: change.kind,
-      recordId: change.record.id,
-      record: change.record as Prisma.InputJsonValue,
-      profileIds: change.profileIds ?? [],
-      periodCode: change.periodCode ?? null,
-    },
-  });
+  await tx.changeEvent.create({ data: changeEventData(change) });
+}
+
+/** The row for one event; batched writers pass these to createMany in the same transaction. */
+export function changeEventData(change: ChangeInput): Prisma.ChangeEventCreateManyInput {
+  return {
+    institutionId: change.institutionId,
+    entity: change.entity,
+    kind: change.kind,
+    recordId: change.record.id,
+    record: change.record as Prisma.InputJsonValue,
+    profileIds: change.profileIds ?? [],
+    periodCode: change.periodCode ?? null,
+  };
 }
