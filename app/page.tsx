@@ -1,14 +1,42 @@
 import Link from "next/link";
+import { GalleryEmptyState } from "@/components/gallery-empty-state";
+import { GallerySearch } from "@/components/gallery-search";
+import { ToolCard } from "@/components/tool-card";
 import { ROLE_LABEL } from "@/lib/labels";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
+import { listGallery } from "@/lib/server/gallery/list-gallery";
 
-export default async function HomePage() {
+export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await getCurrentUser();
   if (user?.profile) {
+    const params = await searchParams;
+    const search = (typeof params.q === "string" ? params.q : "").trim().slice(0, 100);
+    const profile = { id: user.profile.id, role: user.profile.role, institutionId: user.profile.institution.id };
+    const items = await listGallery({ profile, search });
     return (
       <section>
         <h1 className="text-2xl font-bold">Olá, {user.name.split(" ")[0]}</h1>
         <p className="mt-1 text-slate-600">{ROLE_LABEL[user.profile.role]} · {user.profile.institution.name}</p>
+        <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+          <div>
+            <h2 className="text-xl font-semibold">Ferramentas</h2>
+            <p className="text-sm text-slate-600">As ferramentas que a sua escola disponibiliza para este perfil.</p>
+          </div>
+          <GallerySearch defaultValue={search} />
+        </div>
+        <div className="mt-6">
+          {items.length === 0 ? (
+            <GalleryEmptyState search={search} />
+          ) : (
+            <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Ferramentas disponíveis">
+              {items.map((item) => (
+                <li key={item.placementId}>
+                  <ToolCard {...item} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
       </section>
     );
   }

@@ -72,8 +72,9 @@ const BUILD_INPUTS = ["app", "components", "lib", "prisma/schema.prisma", "types
 /** next build when any source changed since the last build. */
 export function ensureBuilt() {
   const sourceHash = hashFiles(BUILD_INPUTS);
-  const marker = path.join(root, ".next", "hub-source-hash");
-  if (existsSync(path.join(root, ".next", "BUILD_ID")) && existsSync(marker) && readFileSync(marker, "utf8") === sourceHash) return;
+  const distDir = path.join(root, process.env.HUB_NEXT_DIST_DIR || ".next");
+  const marker = path.join(distDir, "hub-source-hash");
+  if (existsSync(path.join(distDir, "BUILD_ID")) && existsSync(marker) && readFileSync(marker, "utf8") === sourceHash) return;
   console.log("▸ Building the hub (next build)…");
   run("npx", ["next", "build"], { env: { NEXT_TELEMETRY_DISABLED: "1" } });
   writeFileSync(marker, sourceHash);
