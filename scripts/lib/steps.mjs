@@ -67,11 +67,13 @@ export function ensureGenerated() {
   s.write(schemaHash);
 }
 
-const BUILD_INPUTS = ["app", "components", "lib", "prisma/schema.prisma", "types", "public", "next.config.mjs", "postcss.config.mjs", "tsconfig.json", "package-lock.json"];
+const BUILD_INPUTS = ["app", "components", "lib", "prisma/schema.prisma", "types", "public", "next.config.mjs", "postcss.config.mjs", "package-lock.json"];
 
 /** next build when any source changed since the last build. */
 export function ensureBuilt() {
-  const sourceHash = hashFiles(BUILD_INPUTS);
+  // next build rewrites tsconfig.json's include list (per build folder); only compilerOptions matter.
+  const compilerOptions = JSON.stringify(JSON.parse(readFileSync(path.join(root, "tsconfig.json"), "utf8")).compilerOptions);
+  const sourceHash = createHash("sha256").update(hashFiles(BUILD_INPUTS)).update(compilerOptions).digest("hex");
   const distDir = path.join(root, process.env.HUB_NEXT_DIST_DIR || ".next");
   const marker = path.join(distDir, "hub-source-hash");
   if (existsSync(path.join(distDir, "BUILD_ID")) && existsSync(marker) && readFileSync(marker, "utf8") === sourceHash) return;
