@@ -65,5 +65,3 @@ export function setupTestDatabase(): TestDatabase {
   };
 }
 
-/** @deprecated transitional name; use setupTestDatabase. */
-export const useTestDatabase = setupTestDatabase;

@@ -1,0 +1,41 @@
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { hashSecret } from "@/lib/oauth/secret";
+
+/** An API key as lists show it: never the key or its hash. */
+export interface TApiKeySummary {
+  id: string;
+  applicationId: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export interface TVerifiedApiKey {
+  apiKeyId: string;
+  applicationId: string;
+  edtechId: string;
+}
+
+// Keys are ours (create-api-key.ts); anything of another shape is refused without a query.
+const KEY_SHAPE = /^hub_[0-9a-f]{8}_[A-Za-z0-9_-]{43}$/;
+/** lastUsedAt is informative: writing it at most once a minute keeps reads from writing. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Spec: a missing, invalid or revoked key is 401 with `{"message":"Unauthorized"}`. */
+export async function verifyApiKey(options: { key: string | null | undefined; now?: Date }): Promise<TVerifiedApiKey> {
+  const { key } = options;
+  if (!key || !KEY_SHAPE.test(key)) throw new AppError("unauthorized", "Unauthorized");
+  const row = await db().apiKey.findUnique({
+    where: { keyHash: hashSecret(key) },
+    select: { id: true, applicationId: true, revokedAt: true, lastUsedAt: true, application: { select: { edtechId: true } } },
+  });
+  if (!row || row.revokedAt) throw new AppError("unauthorized", "Unauthorized");
+  const now = options.now ?? new Date();
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    await db().apiKey.updateMany({ where: { id: row.id }, data: { lastUsedAt: now } });
+  }
+  return { apiKeyId: row.id, applicationId: row.applicationId, edtechId: row.application.edtechId };
+}

@@ -1,0 +1,116 @@
+// Who may read an institution's data, checked in the order DESIGN.md fixes (each step one rule):
+//   1. x-api-key missing, unknown or revoked        → 401 {"message":"Unauthorized"}
+//   2. org_id missing or not a UUID                 → 400
+//   3. no such institution                          → 404
+//   4. the key's edtech has no EdtechLink to the
+//      institution or any ancestor                  → 401 {"message":"Unauthorized"}
+//   5. the key's application has no ApplicationAccess
+//      at the institution or any ancestor           → 403
+// Links and access rows are inherited down the tree; a read of a network covers its whole subtree
+// (docs/data-api.md, "Escopo").
+import { database } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { verifyApiKey, type TVerifiedApiKey } from "@/lib/server/api-keys/verify-api-key";
+import { ZOrgIdSchema } from "@/lib/validations/data-api";
+import { logDataAccess, type TDataAccessLogEntry } from "./log-data-access";
+import { combineAccessSettings, type TAccessSettings, type TAttributeConfiguration } from "./privacy";
+
+export interface TInstitutionNode {
+  id: string;
+  name: string;
+  kind: "network" | "school";
+  parentId: string | null;
+}
+
+export interface TDataAccessGrant {
+  key: TVerifiedApiKey;
+  institution: TInstitutionNode;
+  /** The institution first, then its descendants (parents before children). */
+  subtree: TInstitutionNode[];
+  /** The attribute rules that hold for every institution of the subtree. */
+  configuration: TAttributeConfiguration;
+}
+
+interface TreeRow {
+  rel: "up" | "down";
+  id: string;
+  name: string;
+  kind: "network" | "school";
+  parentId: string | null;
+  depth: number;
+  linked: boolean;
+  allowedAttributes: string[] | null;
+  anonymizedAttributes: string[] | null;
+}
+
+// A cycle cannot be created through the services, but a bound keeps a bad row from looping.
+const MAX_DEPTH = 64;
+
+// One round trip: the ancestor chain (with link and access flags) and the descendants (with
+// their own access rows).
+const TREE_SQL = `
+WITH RECURSIVE up AS (
+  SELECT i.id, i.name, i.kind, i."parentId", 0 AS depth FROM "Institution" i WHERE i.id = $1::uuid
+  UNION ALL
+  SELECT p.id, p.name, p.kind, p."parentId", up.depth + 1 FROM "Institution" p JOIN up ON p.id = up."parentId"
+  WHERE up.depth < ${MAX_DEPTH}
+), down AS (
+  SELECT i.id, i.name, i.kind, i."parentId", 0 AS depth FROM "Institution" i WHERE i.id = $1::uuid
+  UNION ALL
+  SELECT c.id, c.name, c.kind, c."parentId", down.depth + 1 FROM "Institution" c JOIN down ON c."parentId" = down.id
+  WHERE down.depth < ${MAX_DEPTH}
+)
+SELECT 'up' AS rel, t.id, t.name, t.kind::text AS kind, t."parentId", t.depth,
+       EXISTS (SELECT 1 FROM "EdtechLink" l WHERE l."institutionId" = t.id AND l."edtechId" = $2::uuid) AS linked,
+       a."allowedAttributes", a."anonymizedAttributes"
+  FROM up t LEFT JOIN "ApplicationAccess" a ON a."institutionId" = t.id AND a."applicationId" = $3::uuid
+UNION ALL
+SELECT 'down', t.id, t.name, t.kind::text, t."parentId", t.depth, false,
+       a."allowedAttributes", a."anonymizedAttributes"
+  FROM down t LEFT JOIN "ApplicationAccess" a ON a."institutionId" = t.id AND a."applicationId" = $3::uuid
+ WHERE t.depth > 0
+ORDER BY 1 DESC, 6, 3`;
+
+function parseOrgId(orgId: string | undefined): string {
+  if (orgId === undefined || orgId === "") {
+    throw new AppError("bad_request", "Parâmetro obrigatório: org_id", { org_id: "informe o identificador da instituição" });
+  }
+  const parsed = ZOrgIdSchema.safeParse(orgId);
+  if (!parsed.success) throw new AppError("bad_request", "Parâmetro inválido: org_id", { org_id: "org_id deve ser um UUID" });
+  return parsed.data;
+}
+
+const node = (r: TreeRow): TInstitutionNode => ({ id: r.id, name: r.name, kind: r.kind, parentId: r.parentId });
+const settings = (r: TreeRow): TAccessSettings | null =>
+  r.allowedAttributes ? { allowedAttributes: r.allowedAttributes, anonymizedAttributes: r.anonymizedAttributes ?? [] } : null;
+
+export async function authorizeDataAccess(options: {
+  apiKey: string | null | undefined;
+  orgId: string | undefined;
+  /** When given, refusals after the institution is known are recorded in DataAccessLog. */
+  audit?: Pick<TDataAccessLogEntry, "endpoint" | "filters">;
+}): Promise<TDataAccessGrant> {
+  const key = await verifyApiKey({ key: options.apiKey });
+  const orgId = parseOrgId(options.orgId);
+  const rows = await database().sql.query<TreeRow>(TREE_SQL, [orgId, key.edtechId, key.applicationId]);
+  const up = rows.filter((r) => r.rel === "up"); // by depth: the institution, its parent, ...
+  const self = up[0];
+  if (!self || self.depth !== 0) throw new AppError("not_found", "Instituição não encontrada.");
+
+  const refuse = (error: AppError): never => {
+    if (options.audit) logDataAccess({ ...options.audit, applicationId: key.applicationId, institutionId: self.id, status: error.status });
+    throw error;
+  };
+  if (!up.some((r) => r.linked)) refuse(new AppError("unauthorized", "Unauthorized"));
+  const inherited = up.map(settings).find((s) => s !== null);
+  if (!inherited) refuse(new AppError("forbidden", "A aplicação não tem relação com esta instituição."));
+
+  const descendants = rows.filter((r) => r.rel === "down");
+  const own = descendants.map(settings).filter((s): s is TAccessSettings => s !== null);
+  return {
+    key,
+    institution: node(self),
+    subtree: [node(self), ...descendants.map(node)],
+    configuration: combineAccessSettings([inherited!, ...own]),
+  };
+}

@@ -1,0 +1,36 @@
+// The Data API cursor: an opaque token for a position (txid, seq) in the event order. Clients must
+// not build it; we validate it strictly so a tampered cursor is a 400, never a SQL error.
+// docs/decisions/003-gap-free-paging.md explains why the order is (txid, seq) and not seq alone.
+
+export interface TCursorPosition {
+  /** Writing transaction id (decimal string: it is a PostgreSQL bigint). */
+  txid: string;
+  /** Event sequence within the order (decimal string, bigint). */
+  seq: string;
+}
+
+const VERSION = "1";
+const BIGINT_MAX = 9223372036854775807n;
+const DECIMAL = /^(0|[1-9]\d{0,18})$/;
+
+export function encodeCursor(position: TCursorPosition): string {
+  return Buffer.from(`${VERSION}.${position.txid}.${position.seq}`, "utf8").toString("base64url");
+}
+
+/** The position a cursor names, or null when it is not one of ours. */
+export function decodeCursor(cursor: string): TCursorPosition | null {
+  if (!/^[A-Za-z0-9_-]{1,80}$/.test(cursor)) return null;
+  const parts = Buffer.from(cursor, "base64url").toString("utf8").split(".");
+  if (parts.length !== 3 || parts[0] !== VERSION) return null;
+  const [, txid = "", seq = ""] = parts;
+  if (!DECIMAL.test(txid) || !DECIMAL.test(seq)) return null;
+  if (BigInt(txid) > BIGINT_MAX || BigInt(seq) > BIGINT_MAX) return null;
+  return { txid, seq };
+}
+
+/** The later of two positions in (txid, seq) order. */
+export function laterPosition(a: TCursorPosition, b: TCursorPosition): TCursorPosition {
+  const [at, bt] = [BigInt(a.txid), BigInt(b.txid)];
+  if (at !== bt) return at > bt ? a : b;
+  return BigInt(a.seq) >= BigInt(b.seq) ? a : b;
+}

@@ -1,0 +1,32 @@
+// DataAccessLog: which application read which institution's data, with which filters and result.
+// Written off the response path: the insert is started, not awaited, so a read costs no extra
+// round trip; a failed insert is reported and never fails the read.
+import { db } from "@/lib/db";
+
+export interface TDataAccessLogEntry {
+  applicationId: string;
+  institutionId: string;
+  endpoint: "data" | "summary";
+  /** The query parameters as received (never the key). */
+  filters: Record<string, string>;
+  status: number;
+  eventCount?: number;
+}
+
+const pending = new Set<Promise<void>>();
+
+export function logDataAccess(entry: TDataAccessLogEntry): void {
+  const write: Promise<void> = db()
+    .dataAccessLog.create({ data: { ...entry, eventCount: entry.eventCount ?? 0 } })
+    .then(
+      () => undefined,
+      (error: unknown) => console.error("DataAccessLog write failed", error instanceof Error ? error.name : typeof error),
+    )
+    .finally(() => pending.delete(write));
+  pending.add(write);
+}
+
+/** Waits for the log writes already started (tests, graceful shutdown). */
+export async function flushDataAccessLogs(): Promise<void> {
+  await Promise.all([...pending]);
+}

@@ -1,0 +1,107 @@
+// The Data API's hot path: one SQL statement per page over ChangeEvent, in (txid, seq) order, cut
+// at the snapshot horizon so paging never skips an event whose transaction commits late
+// (docs/decisions/003-gap-free-paging.md).
+import { database } from "@/lib/db";
+import type { TEntityName, TEventKind } from "@/lib/validations/data-api";
+import { ENTITY_NAMES, EVENT_KINDS } from "@/lib/validations/data-api";
+import type { TCursorPosition } from "./cursor";
+
+export interface TEventFilters {
+  /** Institutions whose events are read (the org and its descendants). */
+  institutionIds: string[];
+  /** Omitted or complete: no entity condition. */
+  entities?: TEntityName[];
+  kinds?: TEventKind[];
+  userId?: string;
+  periodCode?: string;
+  /** occurredAt ≥ from */
+  from?: Date;
+  /** occurredAt < until */
+  until?: Date;
+}
+
+export interface TEventRow {
+  id: string;
+  entity: TEntityName;
+  kind: TEventKind;
+  record: Record<string, unknown>;
+  occurredAt: Date | string;
+  txid: string;
+  seq: string;
+}
+
+export interface TEventPage {
+  rows: TEventRow[];
+  /** More matching events exist below the horizon right now. */
+  hasMore: boolean;
+  /**
+   * pg_snapshot_xmin of the statement's snapshot: every transaction with a smaller id had ended
+   * when the page was read, and every transaction that had not is ≥ it.
+   */
+  horizon: string;
+}
+
+const COLUMNS = `e.id, e.entity::text AS entity, e.kind::text AS kind, e.record, e."occurredAt", e.txid, e.seq`;
+
+/** The WHERE conditions shared by the list and the summary (parameters appended to `params`). */
+export function eventConditions(filters: Omit<TEventFilters, "institutionIds">, params: unknown[]): string[] {
+  const p = (value: unknown) => `$${params.push(value)}`;
+  const where: string[] = [];
+  const { entities, kinds } = filters;
+  // A single value is written as "=" so the planner can use the (institutionId, entity, txid, seq)
+  // index in order; arrays travel as text[] (PGlite cannot serialise an enum[] parameter).
+  if (entities && entities.length < ENTITY_NAMES.length) {
+    where.push(entities.length === 1 ? `e.entity = ${p(entities[0])}::"EntityName"` : `e.entity = ANY(${p(entities)}::text[]::"EntityName"[])`);
+  }
+  if (kinds && kinds.length < EVENT_KINDS.length) {
+    where.push(kinds.length === 1 ? `e.kind = ${p(kinds[0])}::"ChangeKind"` : `e.kind = ANY(${p(kinds)}::text[]::"ChangeKind"[])`);
+  }
+  if (filters.userId) where.push(`e."profileIds" @> ARRAY[${p(filters.userId)}]::text[]`);
+  if (filters.periodCode) where.push(`e."periodCode" = ${p(filters.periodCode)}`);
+  if (filters.from) where.push(`e."occurredAt" >= ${p(filters.from.toISOString())}::timestamptz`);
+  if (filters.until) where.push(`e."occurredAt" < ${p(filters.until.toISOString())}::timestamptz`);
+  return where;
+}
+
+/** The SQL of one page; exported for the benchmark's "equivalent raw SQL" and for EXPLAIN. */
+export function buildEventPageQuery(options: { filters: TEventFilters; after?: TCursorPosition; limit: number }): { sql: string; params: unknown[] } {
+  const { filters, after, limit } = options;
+  const params: unknown[] = [];
+  const p = (value: unknown) => `$${params.push(value)}`;
+  const where = eventConditions(filters, params);
+  if (after) where.push(`(e.txid, e.seq) > (${p(after.txid)}::bigint, ${p(after.seq)}::bigint)`);
+  // The horizon is computed once (h) and read by every branch, so the cut and the horizon the
+  // response reports are the same number.
+  where.push(`e.txid < (SELECT xmin FROM h)`);
+  const take = p(limit + 1);
+  const ids = filters.institutionIds;
+  const branch = (institution: string) =>
+    `(SELECT ${COLUMNS} FROM "ChangeEvent" e WHERE ${[institution, ...where].join(" AND ")} ORDER BY e.txid, e.seq LIMIT ${take})`;
+
+  let page: string;
+  if (filters.userId) {
+    // A person's events are few: the GIN index on profileIds finds them across the subtree.
+    page = branch(`e."institutionId" = ANY(${p(ids)}::uuid[])`);
+  } else {
+    // One ordered index scan per institution, merged (Merge Append) and cut at the limit: a page
+    // reads about limit + (number of institutions) rows, however large the subtree's history.
+    const list = p(ids);
+    page = ids.map((_, i) => branch(`e."institutionId" = (${list}::uuid[])[${i + 1}]`)).join(" UNION ALL ");
+  }
+  // LEFT JOIN: the horizon comes back even when the page is empty.
+  const sql = `WITH h AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS xmin)
+    SELECT h.xmin::text AS horizon, u.id, u.entity, u.kind, u.record, u."occurredAt", u.txid::text AS txid, u.seq::text AS seq
+    FROM h LEFT JOIN (SELECT * FROM (${page}) b ORDER BY b.txid, b.seq LIMIT ${take}) u ON true
+    ORDER BY u.txid, u.seq`;
+  return { sql, params };
+}
+
+export async function queryEvents(options: { filters: TEventFilters; after?: TCursorPosition; limit: number }): Promise<TEventPage> {
+  const { sql, params } = buildEventPageQuery(options);
+  const result = await database().sql.query<TEventRow & { horizon: string; id: string | null }>(sql, params);
+  const horizon = result[0]!.horizon;
+  const rows = result.filter((r) => r.id !== null);
+  const hasMore = rows.length > options.limit;
+  if (hasMore) rows.length = options.limit;
+  return { rows, hasMore, horizon };
+}

@@ -1,0 +1,100 @@
+import { env } from "@/lib/env";
+import { fromZodError } from "@/lib/errors";
+import {
+  DADOS_ORDER,
+  DATA_API_DEFAULT_LIMIT,
+  DATA_QUERY_PARAMETERS,
+  ZDataQuerySchema,
+  queryInput,
+  requestedEntities,
+  requestedKinds,
+  type TEntityName,
+  type TEventKind,
+  type TPersonalAttribute,
+} from "@/lib/validations/data-api";
+import { authorizeDataAccess } from "./authorize-data-access";
+import { encodeCursor, laterPosition, type TCursorPosition } from "./cursor";
+import { logDataAccess } from "./log-data-access";
+import { recordFilter } from "./privacy";
+import { queryEvents } from "./query-events";
+import { toEventFilters } from "./to-event-filters";
+import { formatInZone } from "./time-zone";
+
+export interface TDataEvent {
+  id: string;
+  evento: TEventKind;
+  ocorridoEm: string;
+  registro: Record<string, unknown>;
+}
+
+export interface TDataResponse {
+  configuracao: { conjuntoDadosUsuario: { atributosPermitidos: TPersonalAttribute[]; atributosAnonimizados: TPersonalAttribute[] } };
+  dados: Partial<Record<TEntityName, TDataEvent[]>>;
+  paginacao: { limite: number; proximoCursor: string | null; cursorRetomada: string };
+}
+
+const PARAMETER_NAMES = Object.keys(DATA_QUERY_PARAMETERS);
+
+/**
+ * GET /manager/v1/data/{org_id}: authorizes (status order in authorize-data-access.ts), then
+ * validates the query (400 naming the parameter), reads one page of events of the institution
+ * and its descendants, and applies the institution's attribute rules for the key's application.
+ */
+export async function readDataPage(options: {
+  apiKey: string | null | undefined;
+  orgId: string | undefined;
+  searchParams: URLSearchParams;
+}): Promise<TDataResponse> {
+  const input = queryInput(options.searchParams, PARAMETER_NAMES);
+  const audit = { endpoint: "data" as const, filters: input };
+  const grant = await authorizeDataAccess({ apiKey: options.apiKey, orgId: options.orgId, audit });
+  const log = { ...audit, applicationId: grant.key.applicationId, institutionId: grant.institution.id };
+
+  const parsed = ZDataQuerySchema.safeParse(input);
+  if (!parsed.success) {
+    const error = fromZodError(parsed.error);
+    logDataAccess({ ...log, status: error.status });
+    throw error;
+  }
+  const query = parsed.data;
+  const timeZone = env().HUB_TIME_ZONE;
+  const entities = requestedEntities(query);
+  const limit = query.limit ?? DATA_API_DEFAULT_LIMIT;
+  const page = await queryEvents({
+    filters: { ...toEventFilters(query, timeZone), institutionIds: grant.subtree.map((i) => i.id), entities, kinds: requestedKinds(query) },
+    after: query.cursor,
+    limit,
+  });
+
+  const dados: Partial<Record<TEntityName, TDataEvent[]>> = {};
+  for (const entity of DADOS_ORDER) if (entities.includes(entity)) dados[entity] = [];
+  const filter = recordFilter(grant.configuration, grant.key.applicationId);
+  for (const row of page.rows) {
+    dados[row.entity]!.push({
+      id: row.id,
+      evento: row.kind,
+      ocorridoEm: formatInZone(new Date(row.occurredAt), timeZone),
+      registro: filter(row.record),
+    });
+  }
+
+  const last = page.rows.at(-1);
+  const lastPosition: TCursorPosition | undefined = last ? { txid: last.txid, seq: last.seq } : undefined;
+  // Caught up: everything below the horizon was examined, so a later read may start there
+  // (docs/decisions/003-gap-free-paging.md).
+  const caughtUp = laterPosition({ txid: page.horizon, seq: "0" }, lastPosition ?? query.cursor ?? { txid: "0", seq: "0" });
+  const resume = page.hasMore ? lastPosition! : caughtUp;
+
+  logDataAccess({ ...log, status: 200, eventCount: page.rows.length });
+  return {
+    configuracao: {
+      conjuntoDadosUsuario: { atributosPermitidos: grant.configuration.allowed, atributosAnonimizados: grant.configuration.anonymized },
+    },
+    dados,
+    paginacao: {
+      limite: limit,
+      proximoCursor: page.hasMore ? encodeCursor(lastPosition!) : null,
+      cursorRetomada: encodeCursor(resume),
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// Test fixtures for the Data API: partners (edtech + OAuth application + API key), links and
+// access rows. School data itself is always written through lib/server/school-data.
+import { randomBytes } from "node:crypto";
+import { database, db } from "@/lib/db";
+import { createApiKey } from "@/lib/server/api-keys/create-api-key";
+import type { TPersonalAttribute } from "@/lib/validations/data-api";
+
+export interface TPartner {
+  edtechId: string;
+  applicationId: string;
+  key: string;
+}
+
+export async function createPartner(name: string, edtechId?: string): Promise<TPartner> {
+  const suffix = randomBytes(4).toString("hex");
+  const edtech = edtechId ? { id: edtechId } : await db().edtech.create({ data: { name, slug: `${name.toLowerCase().replace(/\W+/g, "-")}-${suffix}` } });
+  const application = await db().oAuthApplication.create({
+    data: {
+      edtechId: edtech.id,
+      name: `${name} app`,
+      clientId: `client-${suffix}`,
+      clientSecretHash: "0".repeat(64),
+      redirectUris: ["https://app.example/callback"],
+    },
+  });
+  const { key } = await createApiKey({ applicationId: application.id, name: "test" });
+  return { edtechId: edtech.id, applicationId: application.id, key };
+}
+
+export async function linkEdtech(institutionId: string, edtechId: string): Promise<void> {
+  await db().edtechLink.create({ data: { institutionId, edtechId } });
+}
+
+export async function grantAccess(
+  institutionId: string,
+  applicationId: string,
+  rules: { allowed: TPersonalAttribute[]; anonymized: TPersonalAttribute[] },
+): Promise<void> {
+  await db().applicationAccess.create({
+    data: { institutionId, applicationId, allowedAttributes: rules.allowed, anonymizedAttributes: rules.anonymized },
+  });
+}
+
+/**
+ * Waits until every event written so far is below the snapshot horizon, i.e. visible to the Data
+ * API. The horizon is cluster-wide on PostgreSQL: test files running in parallel on the same
+ * server (holding transactions open on purpose) delay it for a moment. Immediate on PGlite.
+ */
+export async function waitForVisibleEvents(timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await database().sql.query<{ visible: boolean }>(
+      `SELECT coalesce(max(txid), 0) < pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS visible FROM "ChangeEvent"`,
+    );
+    if (row?.visible) return;
+    if (Date.now() > deadline) throw new Error("events still behind the snapshot horizon: a transaction is held open somewhere");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
