@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { setupTestDatabase } from "@/test/database";
+import { verifyApiKey } from "@/lib/server/api-keys/verify-api-key";
 import { DEMO, seedDemo } from "./demo";
 
 const t = setupTestDatabase();
@@ -30,6 +31,8 @@ describe("demo seed", () => {
     const app = await p.oAuthApplication.findUniqueOrThrow({ where: { clientId: DEMO.clientId } });
     expect(app.redirectUris).toEqual(["http://localhost:3000/demo-app/callback"]);
     expect(app.clientSecretHash).not.toContain(DEMO.clientSecret);
+    // The README's demo key works as documented, although it is not of the generated shape.
+    expect(await verifyApiKey({ key: DEMO.apiKey })).toMatchObject({ applicationId: app.id });
     const tool = await p.tool.findFirstOrThrow({ where: { consumerKey: DEMO.toolConsumerKey } });
     expect(tool.sharedSecretEnc).not.toContain(DEMO.toolSecret);
     // Every profile has its usuario insert event: the seed went through the services.

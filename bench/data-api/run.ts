@@ -1,0 +1,109 @@
+// Data API benchmark: p50/p99 latency and requests per second for 1,000-event pages over HTTP
+// against a running hub, and in the same run the same page's SQL (buildEventPageQuery) sent
+// straight to the database. Setup, usage and results: docs/performance.md.
+//
+//   DATABASE_URL=postgresql://… npx tsx bench/data-api/run.ts --base http://localhost:3200
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { buildEventPageQuery } from "@/lib/server/data-api/query-events";
+import { ENTITY_NAMES, EVENT_KINDS } from "@/lib/validations/data-api";
+
+const { values } = parseArgs({
+  options: { base: { type: "string" }, samples: { type: "string", default: "200" }, seconds: { type: "string", default: "5" }, concurrency: { type: "string", default: "4" }, key: { type: "string", default: "demo-api-key" } },
+});
+const url = process.env.DATABASE_URL;
+if (!url || !values.base) {
+  console.error("usage: DATABASE_URL=postgresql://… npx tsx bench/data-api/run.ts --base http://localhost:3200");
+  process.exit(2);
+}
+const base = values.base.replace(/\/+$/, "");
+const samples = Number(values.samples);
+const seconds = Number(values.seconds);
+const concurrency = Number(values.concurrency);
+const pool = new pg.Pool({ connectionString: url, max: concurrency });
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+async function measure(fn: () => Promise<void>) {
+  for (let i = 0; i < 10; i++) await fn(); // warm-up: JIT, plan cache, buffer cache
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const t = performance.now();
+    await fn();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  let done = 0;
+  const until = performance.now() + seconds * 1000;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (performance.now() < until) {
+      await fn();
+      done++;
+    }
+  }));
+  return { p50: percentile(times, 50), p99: percentile(times, 99), rps: done / seconds };
+}
+
+async function main() {
+  // The load network from `npm run seed:large` (the largest subtree) and one of its students.
+  const { rows: [network] } = await pool.query<{ id: string; name: string; schools: string[] }>(
+    `SELECT n.id, n.name, array_agg(s.id) AS schools FROM "Institution" n JOIN "Institution" s ON s."parentId" = n.id
+      WHERE n.kind = 'network' GROUP BY n.id ORDER BY count(*) DESC, n."createdAt" DESC LIMIT 1`,
+  );
+  if (!network) throw new Error("No network found: run npm run seed:large first (see docs/performance.md).");
+  const { rows: [app] } = await pool.query<{ id: string; edtechId: string }>(`SELECT a.id, a."edtechId" FROM "OAuthApplication" a WHERE a."clientId" = 'demo-app'`);
+  if (!app) throw new Error("demo-app not found: the bench database needs the demo seed (npm start's prepare step).");
+  // The bench key's application must be linked to the load network and have access there.
+  await pool.query(`INSERT INTO "EdtechLink" (id, "institutionId", "edtechId") VALUES (gen_random_uuid(), $1, $2) ON CONFLICT DO NOTHING`, [network.id, app.edtechId]);
+  await pool.query(
+    `INSERT INTO "ApplicationAccess" (id, "institutionId", "applicationId", "allowedAttributes", "anonymizedAttributes", "updatedAt")
+     VALUES (gen_random_uuid(), $1, $2, ARRAY['nome_usuario','idade','email_usuario'], ARRAY['email_usuario'], now()) ON CONFLICT DO NOTHING`,
+    [network.id, app.id],
+  );
+  const { rows: [student] } = await pool.query<{ id: string }>(
+    `SELECT p.id FROM "Profile" p WHERE p."institutionId" = ANY($1::uuid[]) AND p.role = 'aluno' ORDER BY p.id LIMIT 1`, [network.schools],
+  );
+  const { rows: [counts] } = await pool.query<{ events: string; students: string }>(
+    `SELECT (SELECT count(*) FROM "ChangeEvent" WHERE "institutionId" = ANY($1::uuid[])) AS events,
+            (SELECT count(*) FROM "Profile" WHERE "institutionId" = ANY($1::uuid[]) AND role = 'aluno') AS students`, [network.schools],
+  );
+  const institutionIds = [network.id, ...network.schools];
+  const scenarios = [
+    { name: "no filter", query: "", filters: {} },
+    { name: "only=turmaAluno", query: "only=turmaAluno", filters: { entities: ["turmaAluno" as const] } },
+    { name: "user_id", query: `user_id=${student!.id}`, filters: { userId: student!.id } },
+    { name: "code_term=2026", query: "code_term=2026", filters: { periodCode: "2026" } },
+  ];
+  console.log(`Network ${network.name}: ${network.schools.length} schools, ${counts!.students} students, ${counts!.events} events.\n`);
+  const lines = [
+    "| page (limit=1000, org = network) | events in page | HTTP p50 ms | HTTP p99 ms | HTTP req/s | SQL p50 ms | SQL p99 ms | SQL q/s | p50 ratio |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const s of scenarios) {
+    const target = `${base}/manager/v1/data/${network.id}?limit=1000${s.query ? `&${s.query}` : ""}`;
+    let eventsInPage = 0;
+    const http = await measure(async () => {
+      const res = await fetch(target, { headers: { "x-api-key": values.key! } });
+      if (res.status !== 200) throw new Error(`${target} answered ${res.status}: ${await res.text()}`);
+      const body = (await res.json()) as { dados: Record<string, unknown[]> };
+      eventsInPage = Object.values(body.dados).reduce((n, list) => n + list.length, 0);
+    });
+    const { sql, params } = buildEventPageQuery({
+      filters: { institutionIds, entities: [...ENTITY_NAMES], kinds: [...EVENT_KINDS], ...s.filters },
+      limit: 1000,
+    });
+    const raw = await measure(async () => {
+      await pool.query(sql, params);
+    });
+    lines.push(`| ${s.name} | ${eventsInPage} | ${http.p50.toFixed(1)} | ${http.p99.toFixed(1)} | ${http.rps.toFixed(0)} | ${raw.p50.toFixed(1)} | ${raw.p99.toFixed(1)} | ${raw.rps.toFixed(0)} | ${(http.p50 / raw.p50).toFixed(1)}× |`);
+    console.log(lines.at(-1));
+  }
+  console.log(`\n${lines.join("\n")}`);
+  await pool.end();
+}
+
+main().catch(async (error) => {
+  console.error(error instanceof Error ? error.message : error);
+  await pool.end();
+  process.exitCode = 1;
+});
