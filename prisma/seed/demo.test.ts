@@ -20,7 +20,7 @@ async function counts() {
 }
 
 describe("demo seed", () => {
-  it("creates the documented identities, with school data written through the services", async () => {
+  it("creates the documented identities, with school data written through the services", { timeout: 120_000 }, async () => {
     expect(await seedDemo({ baseUrl: "http://localhost:3000" })).toEqual({ created: true });
     const p = t.db.prisma;
     const ana = await p.person.findUniqueOrThrow({ where: { email: DEMO.teacherGuardian }, include: { profiles: true } });

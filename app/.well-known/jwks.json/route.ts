@@ -1,0 +1,22 @@
+import { serverErrorResponse } from "@/lib/server/oauth/authorization-http";
+import { getSigningKey, listPublicJwks } from "@/lib/server/oauth/signing-keys";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/**
+ * The public keys that verify the hub's tokens (RFC 7517 §5), retired keys included until their
+ * tokens expire. A short max-age: after a rotation, clients see the new key within minutes, and
+ * libraries refetch at once when they meet an unknown kid.
+ */
+export async function GET(): Promise<Response> {
+  try {
+    // Creating the first key here too means the JWKS is never empty, even before any sign-in.
+    await getSigningKey();
+    return Response.json({ keys: await listPublicJwks() }, {
+      headers: { "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*" },
+    });
+  } catch (error) {
+    return serverErrorResponse(error, { "Access-Control-Allow-Origin": "*" });
+  }
+}

@@ -1,0 +1,13 @@
+import { env } from "@/lib/env";
+import { openIdConfiguration } from "@/lib/oauth/discovery";
+
+// The issuer comes from the runtime environment, never from the build.
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/** OpenID Provider metadata (OIDC Discovery §4). Public, so cacheable and readable from any origin. */
+export function GET(): Response {
+  return Response.json(openIdConfiguration(env().HUB_BASE_URL), {
+    headers: { "Cache-Control": "public, max-age=3600", "Access-Control-Allow-Origin": "*" },
+  });
+}

@@ -1,0 +1,52 @@
+// HTTP for the authorization screen's route handlers (/lti/v1/oauth2/authorize, /oauth/continuar).
+import { renderErrorPage } from "./render-error-page";
+import type { TAuthorizationOutcome } from "./decide-authorization";
+
+/**
+ * Every response of the flow may carry a code or token in its Location: never cached. No CORS
+ * headers: this is a browser navigation, never a cross-origin fetch (DESIGN.md).
+ */
+const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
+
+/**
+ * Next's client router fetches a route it navigates to (`router.push` after the profile picker)
+ * with an `RSC: 1` header and follows redirects inside that fetch. Doing the work there would
+ * issue a code in a background fetch and again in the real navigation. Answering with a plain
+ * 200 instead makes the router fall back to a full page load of the same URL, which does the work
+ * exactly once.
+ */
+export function isRouterFetch(request: Request): boolean {
+  return request.headers.get("rsc") === "1" || request.headers.has("next-router-prefetch");
+}
+
+export function routerFetchResponse(): Response {
+  return new Response("<!doctype html><title>Hub Educacional</title>", {
+    status: 200,
+    headers: { ...NO_STORE, "Content-Type": "text/html; charset=utf-8" },
+  });
+}
+
+export function toAuthorizationResponse(outcome: TAuthorizationOutcome): Response {
+  switch (outcome.kind) {
+    case "error_page":
+      return new Response(renderErrorPage(outcome.error), {
+        status: 400,
+        headers: { ...NO_STORE, "Content-Type": "text/html; charset=utf-8" },
+      });
+    case "redirect":
+      return new Response(null, { status: 302, headers: { ...NO_STORE, Location: outcome.location } });
+    case "sign_in":
+      return new Response(null, { status: 302, headers: { ...NO_STORE, Location: outcome.loginUrl } });
+    case "choose_profile":
+      return new Response(null, { status: 302, headers: { ...NO_STORE, Location: outcome.pickerUrl } });
+  }
+}
+
+/** For failures that are not the caller's (database down, ...): an OAuth-shaped 500 that leaks nothing. */
+export function serverErrorResponse(error: unknown, headers: Record<string, string> = {}): Response {
+  console.error("OAuth endpoint failed", error instanceof Error ? error.name : typeof error);
+  return Response.json(
+    { error: "server_error", error_description: "Internal error. Try again later." },
+    { status: 500, headers: { ...NO_STORE, ...headers } },
+  );
+}

@@ -1,0 +1,86 @@
+// GET /users/v1/users/info (docs/oauth.md, "Informações do usuário"). Checks, in order:
+//   1. `authorization` holds a token (bare or `Bearer`)                    → else 401 invalid_token
+//   2. it is our RS256 at+jwt, signature, issuer and expiry valid          → else 401 invalid_token
+//   3. its jti is recorded, not revoked, same client and profile           → else 401 invalid_token
+//   4. its scope includes user.info                                        → else 403 insufficient_scope
+//   5. `x-relationship-id`, when sent, is the token's profile              → else 403 access_denied
+//   6. the profile still exists and its institution still enables the app  → else 401 invalid_token
+// The person's attributes are those the institution shares with the application, anonymized with
+// the Data API's per-application pseudonyms, so both interfaces show one person the same way.
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import type { InstitutionKind, Role } from "@/lib/generated/prisma/client";
+import { readBearerToken } from "@/lib/oauth/authorization-header";
+import { OAuthError } from "@/lib/oauth/errors";
+import { verifyAccessToken } from "@/lib/oauth/jwt";
+import { recordFilter } from "@/lib/server/data-api/privacy";
+import { personAttributes } from "@/lib/server/school-data/snapshots";
+import type { TPersonalAttribute } from "@/lib/validations/data-api";
+import { resolveApplicationAccess } from "./resolve-application-access";
+import { listPublicJwks } from "./signing-keys";
+
+export const USER_INFO_SCOPE = "user.info";
+
+export interface TUserInfo {
+  /** OIDC Core §5.3.2: the subject, the profile id (same as user_id). */
+  sub: string;
+  /** The profile id: the `user_id` of the redirect and the `x-relationship-id` header. */
+  user_id: string;
+  /** Role of the profile: aluno, professor, responsavel or gestor. */
+  perfil: Role;
+  instituicao: { id: string; nome: string; tipo: InstitutionKind };
+  /** Only the attributes the institution shares with the application; anonymized ones as pseudonyms. */
+  usuario: Partial<Record<TPersonalAttribute, string | null>>;
+  /** The same `configuracao` the Data API returns for this institution and application. */
+  configuracao: { conjuntoDadosUsuario: { atributosPermitidos: TPersonalAttribute[]; atributosAnonimizados: TPersonalAttribute[] } };
+}
+
+const invalidToken = (description: string) => new OAuthError("invalid_token", description);
+
+export async function getUserInfo(options: {
+  authorization: string | null;
+  relationshipId: string | null;
+  now?: Date;
+}): Promise<TUserInfo | OAuthError> {
+  const now = options.now ?? new Date();
+  const token = readBearerToken(options.authorization);
+  if (token instanceof OAuthError) return token;
+  const claims = await verifyAccessToken(token, { issuer: env().HUB_BASE_URL, getPublicKeys: () => listPublicJwks({ now }), now });
+  if (claims instanceof OAuthError) return claims;
+
+  const record = await db().accessToken.findUnique({
+    where: { jti: claims.jti },
+    select: { profileId: true, revokedAt: true, expiresAt: true, application: { select: { id: true, clientId: true, edtechId: true } } },
+  });
+  if (!record || record.profileId !== claims.sub || record.application.clientId !== claims.client_id) {
+    return invalidToken("The access token is invalid");
+  }
+  if (record.revokedAt) return invalidToken("The access token was revoked");
+  if (record.expiresAt.getTime() <= now.getTime()) return invalidToken("The access token expired");
+  if (!claims.scope.split(" ").includes(USER_INFO_SCOPE)) {
+    return new OAuthError("insufficient_scope", `The access token lacks the ${USER_INFO_SCOPE} scope`);
+  }
+  const relationshipId = options.relationshipId?.trim().toLowerCase();
+  if (relationshipId && relationshipId !== claims.sub.toLowerCase()) {
+    return new OAuthError("access_denied", "x-relationship-id is not the profile of this access token", 403);
+  }
+
+  const profile = await db().profile.findUnique({
+    where: { id: claims.sub },
+    select: { id: true, role: true, person: true, institution: { select: { id: true, name: true, kind: true } } },
+  });
+  if (!profile) return invalidToken("The profile of this access token no longer exists");
+  const access = await resolveApplicationAccess({ institutionId: profile.institution.id, application: record.application });
+  if (!access.enabled) return invalidToken("The institution no longer enables this application");
+
+  const { configuration } = access;
+  const usuario = recordFilter(configuration, record.application.id)(personAttributes(profile.person));
+  return {
+    sub: profile.id,
+    user_id: profile.id,
+    perfil: profile.role,
+    instituicao: { id: profile.institution.id, nome: profile.institution.name, tipo: profile.institution.kind },
+    usuario: usuario as TUserInfo["usuario"],
+    configuracao: { conjuntoDadosUsuario: { atributosPermitidos: configuration.allowed, atributosAnonimizados: configuration.anonymized } },
+  };
+}

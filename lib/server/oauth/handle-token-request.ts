@@ -1,0 +1,70 @@
+// POST /lti/v1/oauth2/authorize: the token endpoint. Accepts the spec's JSON body, form-encoded
+// bodies (RFC 6749 §4.1.3) and HTTP Basic client authentication (§2.3.1), so both partners that
+// follow the spec literally and standard client libraries work.
+import { OAuthError } from "@/lib/oauth/errors";
+import { formBodyToRecord, parseTokenRequest } from "@/lib/oauth/token-request";
+import { authenticateClient } from "./authenticate-client";
+import { exchangeCode, type TTokenResponse } from "./exchange-code";
+
+/** A token request is a few short fields; anything bigger is not one. */
+export const MAX_TOKEN_REQUEST_BYTES = 16 * 1024;
+
+export interface TTokenHttpResult {
+  status: number;
+  body: TTokenResponse | ReturnType<OAuthError["toJSON"]>;
+  headers: Record<string, string>;
+}
+
+/** RFC 6749 §5.1: token responses (and errors, which may echo request data) are never cached. */
+const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
+
+function mediaType(contentType: string | null): string {
+  return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/**
+ * The body as a record. JSON is recognised by its media type, and also when a form-typed or
+ * untyped body starts with `{`: `curl -d '{...}'` sends JSON labelled as a form, and the spec's
+ * examples only say the body is JSON.
+ */
+function readBody(contentType: string | null, text: string | null): Record<string, unknown> | OAuthError {
+  if (text === null) return new OAuthError("invalid_request", "The request body is too large");
+  const type = mediaType(contentType);
+  const looksJson = text.trimStart().startsWith("{");
+  if (type === "application/json" || ((type === "" || type === "application/x-www-form-urlencoded") && looksJson)) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+      return new OAuthError("invalid_request", "The JSON body must be an object");
+    } catch {
+      return new OAuthError("invalid_request", "The body is not valid JSON");
+    }
+  }
+  if (type === "" || type === "application/x-www-form-urlencoded") return formBodyToRecord(new URLSearchParams(text));
+  return new OAuthError("invalid_request", "Content-Type must be application/json or application/x-www-form-urlencoded");
+}
+
+function failure(error: OAuthError): TTokenHttpResult {
+  const headers: Record<string, string> = { ...NO_STORE };
+  // RFC 6749 §5.2: a 401 invalid_client carries a challenge for the scheme clients may use.
+  if (error.status === 401) headers["WWW-Authenticate"] = 'Basic realm="hub", charset="UTF-8"';
+  return { status: error.status, body: error.toJSON(), headers };
+}
+
+export async function handleTokenRequest(input: {
+  contentType: string | null;
+  authorization: string | null;
+  /** The raw body, or null when it was larger than MAX_TOKEN_REQUEST_BYTES. */
+  bodyText: string | null;
+  now?: Date;
+}): Promise<TTokenHttpResult> {
+  const body = readBody(input.contentType, input.bodyText);
+  if (body instanceof OAuthError) return failure(body);
+  const application = await authenticateClient({ authorizationHeader: input.authorization, body });
+  if (application instanceof OAuthError) return failure(application);
+  const request = parseTokenRequest(body);
+  if (request instanceof OAuthError) return failure(request);
+  const result = await exchangeCode({ application, request, now: input.now });
+  if (result instanceof OAuthError) return failure(result);
+  return { status: 200, body: result, headers: { ...NO_STORE } };
+}

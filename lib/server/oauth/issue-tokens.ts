@@ -1,0 +1,65 @@
+import { randomUUID } from "node:crypto";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { signAccessToken, signIdToken, type SigningKey } from "@/lib/oauth/jwt";
+import { ACCESS_TOKEN_TTL_SECONDS, ID_TOKEN_TTL_SECONDS } from "./lifetimes";
+import { getSigningKey } from "./signing-keys";
+
+export interface TIssuedTokens {
+  accessToken?: string;
+  idToken?: string;
+  /** Lifetime of the access token, in seconds (RFC 6749 §5.1 expires_in). */
+  expiresIn: number;
+  scope: string;
+}
+
+export interface TIssueTokensInput {
+  application: { id: string; clientId: string };
+  /** The profile: `sub` of both tokens and the `user_id` of the responses. */
+  profileId: string;
+  scope: readonly string[];
+  nonce?: string | null;
+  /** Set for tokens obtained with a code, so replaying the code can revoke them. */
+  codeId?: string;
+  accessToken: boolean;
+  idToken: boolean;
+  now?: Date;
+  /** Sign with this key (the caller fetched it before opening a transaction). */
+  key?: SigningKey;
+  /** Record the access token inside the caller's transaction. */
+  tx?: Prisma.TransactionClient;
+}
+
+/**
+ * Signs the access token (RFC 9068 JWT, its jti recorded so it can be revoked) and/or the id
+ * token (OIDC Core §2; at_hash binds it to the access token issued with it).
+ */
+export async function issueTokens(input: TIssueTokensInput): Promise<TIssuedTokens> {
+  const now = input.now ?? new Date();
+  const key = input.key ?? (await getSigningKey({ now }));
+  const issuer = env().HUB_BASE_URL;
+  const scope = input.scope.join(" ");
+  const result: TIssuedTokens = { expiresIn: ACCESS_TOKEN_TTL_SECONDS, scope };
+
+  if (input.accessToken) {
+    const jti = randomUUID();
+    result.accessToken = await signAccessToken({
+      key, issuer, audience: input.application.clientId, subject: input.profileId, clientId: input.application.clientId,
+      scope: input.scope, jti, expiresInSeconds: ACCESS_TOKEN_TTL_SECONDS, now,
+    });
+    await (input.tx ?? db()).accessToken.create({
+      data: {
+        jti, applicationId: input.application.id, profileId: input.profileId, codeId: input.codeId ?? null, scope,
+        expiresAt: new Date(now.getTime() + ACCESS_TOKEN_TTL_SECONDS * 1000), createdAt: now,
+      },
+    });
+  }
+  if (input.idToken) {
+    result.idToken = await signIdToken({
+      key, issuer, clientId: input.application.clientId, subject: input.profileId, nonce: input.nonce ?? undefined,
+      accessToken: result.accessToken, expiresInSeconds: ID_TOKEN_TTL_SECONDS, now,
+    });
+  }
+  return result;
+}
