@@ -12,6 +12,9 @@ export default async function ProfilePage({ searchParams }: { searchParams: Prom
   const callbackUrl = safeCallbackUrl(params.callbackUrl);
   const user = await getCurrentUser();
   if (!user) redirect(`/login?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+  // The OAuth flow picks the profile on its own screen, which knows which profiles have the
+  // application enabled; sending it through this picker first would ask twice.
+  if (callbackUrl.startsWith("/oauth/continuar")) redirect(callbackUrl);
   const profiles = await listProfiles({ personId: user.personId });
   // One profile is chosen at sign-in; the picker is for people with several (or to switch).
   if (profiles.length === 1 && user.profile && params.trocar === undefined) redirect(callbackUrl);
