@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { redirect } from "next/navigation";
 import { ProfilePicker } from "@/components/profile-picker";
 import { ROLE_LABEL, safeCallbackUrl } from "@/lib/labels";
@@ -16,6 +17,8 @@ export default async function ProfilePage({ searchParams }: { searchParams: Prom
   // application enabled; sending it through this picker first would ask twice.
   if (callbackUrl.startsWith("/oauth/continuar")) redirect(callbackUrl);
   const profiles = await listProfiles({ personId: user.personId });
+  // Edtech developers may have no school profile: they go where they were headed.
+  if (profiles.length === 0 && callbackUrl !== "/") redirect(callbackUrl);
   // One profile is chosen at sign-in; the picker is for people with several (or to switch).
   if (profiles.length === 1 && user.profile && params.trocar === undefined) redirect(callbackUrl);
   return (
@@ -25,6 +28,7 @@ export default async function ProfilePage({ searchParams }: { searchParams: Prom
       {profiles.length === 0 ? (
         <p className="mt-6 rounded-xl border border-amber-200 bg-amber-50 p-5 text-amber-900">
           Sua conta ainda não tem perfil em nenhuma escola. Procure a secretaria da sua escola.
+          {" "}Se você desenvolve para uma edtech parceira, acesse a <Link href="/desenvolvedor" className="underline">área do desenvolvedor</Link>.
         </p>
       ) : (
         <div className="mt-6">

@@ -1,22 +1,18 @@
-import { db } from "@/lib/db";
 import type { ChangeKind, EntityName, Prisma } from "@/lib/generated/prisma/client";
+import { transaction, type Tx } from "@/lib/server/db/transaction";
 import { mapDbError } from "@/lib/server/db/map-db-error";
 
-export type Tx = Prisma.TransactionClient;
+export type { Tx };
 
 export interface WriteOptions {
   /** Run inside the caller's transaction (imports that must be all-or-nothing). */
   tx?: Tx;
 }
 
-// Prisma's 5 s default is too short for batched imports; PGlite also queues transactions behind
-// one another, so the wait for a connection gets room too.
-const TRANSACTION_LIMITS = { timeout: 60_000, maxWait: 20_000 } as const;
-
 /** Runs `fn` in the caller's transaction or a new one; constraint failures become AppErrors. */
 export async function inTransaction<T>(options: WriteOptions, what: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
   try {
-    return options.tx ? await fn(options.tx) : await db().$transaction(fn, TRANSACTION_LIMITS);
+    return options.tx ? await fn(options.tx) : await transaction(fn);
   } catch (error) {
     return mapDbError(error, what);
   }

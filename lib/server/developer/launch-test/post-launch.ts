@@ -1,0 +1,82 @@
+import type { LookupAddress, LookupOptions } from "node:dns";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { TLaunchTarget } from "./resolve-launch-target";
+
+export type TPostResult = { status: number; location: string | null } | { status: null; error: string };
+
+export interface PostLaunchOptions {
+  target: TLaunchTarget;
+  fields: ReadonlyArray<[string, string]>;
+  timeoutMs: number;
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A lookup that answers with the addresses resolveLaunchTarget already checked, so the
+ * connection cannot be pointed elsewhere by a second DNS answer (DNS rebinding).
+ */
+function pinnedLookup(addresses: LookupAddress[]) {
+  return (_hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+    const usable = options.family ? addresses.filter((a) => a.family === options.family) : addresses;
+    const first = usable[0];
+    if (!first) {
+      callback(Object.assign(new Error("no checked address for this family"), { code: "ENOTFOUND" }), []);
+      return;
+    }
+    if (options.all) callback(null, usable);
+    else callback(null, first.address, first.family);
+  };
+}
+
+function describeError(error: unknown): string {
+  const e = error as { name?: string; code?: string };
+  if (e.name === "AbortError" || e.name === "TimeoutError" || e.code === "ABORT_ERR") return "Tempo esgotado sem resposta.";
+  if (e.code === "ECONNREFUSED") return "Conexão recusada.";
+  if (e.code === "ENOTFOUND" || e.code === "EAI_AGAIN") return "Endereço não encontrado.";
+  if (e.code === "ECONNRESET") return "A conexão foi encerrada pela ferramenta.";
+  if (typeof e.code === "string" && (e.code.startsWith("ERR_TLS") || e.code.includes("CERT"))) return `Falha de TLS (${e.code}).`;
+  return "Falha de rede ao enviar o lançamento.";
+}
+
+/**
+ * POSTs one form-encoded launch from the hub's server and reports the status only. node:http
+ * never follows redirects, so a 3xx is reported as it is; the body is not read.
+ */
+export function postLaunch({ target, fields, timeoutMs }: PostLaunchOptions): Promise<TPostResult> {
+  const body = new URLSearchParams(fields.map(([name, value]) => [name, value])).toString();
+  const request = target.url.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (result: TPostResult) => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    };
+    const req = request(
+      {
+        method: "POST",
+        host: target.hostname,
+        port: target.url.port || undefined,
+        path: `${target.url.pathname}${target.url.search}`,
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          "Content-Length": Buffer.byteLength(body),
+          Accept: "text/html,*/*;q=0.8",
+          "User-Agent": "HubEducacional-TestadorDeLancamento/1.0",
+        },
+        lookup: pinnedLookup(target.addresses),
+        agent: false,
+        signal: AbortSignal.timeout(timeoutMs),
+      },
+      (response: IncomingMessage) => {
+        settle({ status: response.statusCode ?? 0, location: typeof response.headers.location === "string" ? response.headers.location : null });
+        // Only the status matters; dropping the socket keeps a huge or endless body from costing anything.
+        response.destroy();
+      },
+    );
+    req.on("error", (error) => settle({ status: null, error: describeError(error) }));
+    req.end(body);
+  });
+}

@@ -1,0 +1,38 @@
+import { database } from "@/lib/db";
+import type { TActingProfile } from "./acting-profile";
+
+export interface FindUsablePlacementIdsOptions {
+  profile: TActingProfile;
+  /** Narrow to one placement (the launch) or one tool (the detail view). */
+  placementId?: string;
+  toolId?: string;
+}
+
+/**
+ * The one definition of "this profile may open this placement", shared by the gallery and the
+ * launch so they can never disagree: the profile's own institution (placements are not inherited
+ * by child schools), an active tool, no role restriction or the profile's role listed, and for a
+ * class placement, membership of the class (enrolled student or assigned teacher).
+ *
+ * Raw SQL because the embedded engine's Prisma adapter cannot bind an enum-array filter
+ * (`roles: { has }` fails with "malformed array literal"); ids must be UUIDs (callers check).
+ */
+export async function findUsablePlacementIds({ profile, placementId, toolId }: FindUsablePlacementIdsOptions): Promise<string[]> {
+  const rows = await database().sql.query<{ id: string }>(
+    `SELECT p.id
+       FROM "Placement" p
+       JOIN "Tool" t ON t.id = p."toolId"
+      WHERE p."institutionId" = $1::uuid
+        AND t.status = 'active'
+        AND (coalesce(cardinality(p.roles), 0) = 0 OR $2::"Role" = ANY (p.roles))
+        AND (p."classId" IS NULL
+             OR EXISTS (SELECT 1 FROM "ClassStudent" cs WHERE cs."classId" = p."classId" AND cs."studentId" = $3::uuid)
+             OR EXISTS (SELECT 1 FROM "SubjectTeacher" st WHERE st."classId" = p."classId" AND st."teacherId" = $3::uuid))
+        AND ($4::uuid IS NULL OR p.id = $4::uuid)
+        AND ($5::uuid IS NULL OR p."toolId" = $5::uuid)
+      ORDER BY p."createdAt", p.id
+      LIMIT 500`,
+    [profile.institutionId, profile.role, profile.id, placementId ?? null, toolId ?? null],
+  );
+  return rows.map((r) => r.id);
+}
