@@ -1,0 +1,195 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ActionForm } from "@/components/gestao/action-form";
+import { ConfirmAction } from "@/components/gestao/confirm-action";
+import { ATTRIBUTE_LABEL, formatDateTime, RULE_LABEL } from "@/components/gestao/labels";
+import { card, inputClass, secondaryButton, sectionTitle } from "@/components/gestao/styles";
+import { listApplicationAccess, type TApplicationAccessRow } from "@/lib/server/management/list-application-access";
+import { listEdtechLinks } from "@/lib/server/management/list-edtech-links";
+import { listPeople } from "@/lib/server/management/list-people";
+import { previewApplicationData } from "@/lib/server/management/preview-application-data";
+import { requireManagerPage } from "@/lib/server/management/require-manager-page";
+import { PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
+import { ATTRIBUTE_RULES, ZListQuerySchema } from "@/lib/validations/management";
+import { applicationAccessAction, edtechLinkAction } from "../actions";
+
+export const metadata: Metadata = { title: "Aplicativos e dados" };
+
+type Props = { params: Promise<{ institutionId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+function status(app: TApplicationAccessRow): string {
+  if (app.own) return "Configuração própria desta instituição";
+  if (app.inherited) return `Herdando as regras de ${app.inherited.institutionName}`;
+  return "Não habilitada: a aplicação não lê dados desta instituição";
+}
+
+export default async function ApplicationsPage({ params, searchParams }: Props) {
+  const { institutionId } = await params;
+  const raw = await searchParams;
+  const basePath = `/gestao/${institutionId}/aplicativos`;
+  const { scope, institution } = await requireManagerPage({ returnTo: basePath, institutionId });
+  const [links, applications] = await Promise.all([listEdtechLinks({ scope, institutionId: institution.id }), listApplicationAccess({ scope, institutionId: institution.id })]);
+  const selected = applications.find((a) => a.applicationId === one(raw.app));
+  const personQuery = ZListQuerySchema.shape.q.parse(raw.q);
+  const [preview, people] = selected
+    ? await Promise.all([
+        previewApplicationData({ scope, institutionId: institution.id, applicationId: selected.applicationId, profileId: one(raw.pessoa) }),
+        personQuery ? listPeople({ scope, institutionId: institution.id, q: personQuery, page: 1, pageSize: 8 }) : null,
+      ])
+    : [null, null];
+  const linkAction = edtechLinkAction.bind(null, institution.id);
+  const accessAction = applicationAccessAction.bind(null, institution.id);
+  return (
+    <div className="space-y-8">
+      <section aria-labelledby="links-title" className="space-y-3">
+        <h2 id="links-title" className={sectionTitle}>Edtechs vinculadas</h2>
+        <p className="text-sm text-slate-600">O vínculo é o contrato com a edtech: ele vale para esta instituição e para todas as unidades abaixo dela.</p>
+        {links.links.length === 0 ? (
+          <div className="rounded-xl border border-dashed border-slate-300 bg-white p-6 text-center text-slate-600">Nenhuma edtech vinculada. Vincule abaixo para habilitar as aplicações e ferramentas dela.</div>
+        ) : (
+          <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white shadow-sm">
+            {links.links.map((l) => (
+              <li key={l.linkId} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
+                <span>
+                  <span className="font-medium">{l.edtechName}</span>
+                  <span className="ml-2 text-sm text-slate-600">
+                    {l.inherited ? `herdado de ${l.linkedAt.name}` : `vinculada aqui em ${formatDateTime(l.linkedOn)}`}
+                  </span>
+                </span>
+                {!l.inherited && (
+                  <ConfirmAction
+                    action={linkAction}
+                    hidden={{ edtechId: l.edtechId, linked: "0" }}
+                    label="Desvincular"
+                    ariaLabel={`Desvincular ${l.edtechName}`}
+                    question={l.alsoInherited ? "Desvincular aqui? O vínculo herdado continua valendo." : "Desvincular? As aplicações da edtech deixam de ler os dados daqui e das unidades abaixo."}
+                    danger
+                  />
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+        {links.available.length > 0 && (
+          <div className={card}>
+            <ActionForm
+              action={linkAction}
+              ariaLabel="Vincular edtech"
+              submitLabel="Vincular edtech"
+              hidden={{ linked: "1" }}
+              fields={[{ name: "edtechId", label: "Edtech", type: "select", defaultValue: links.available[0]!.id, options: links.available.map((e) => ({ value: e.id, label: e.name })) }]}
+            />
+          </div>
+        )}
+      </section>
+
+      <section aria-labelledby="apps-title" className="space-y-3">
+        <h2 id="apps-title" className={sectionTitle}>Aplicações e dados compartilhados</h2>
+        <p className="text-sm text-slate-600">
+          Para cada aplicação das edtechs vinculadas, escolha atributo por atributo: compartilhado, anonimizado (a aplicação recebe um pseudônimo estável, nunca o valor) ou não compartilhado.
+          É o objeto <code>configuracao</code> da API de dados.
+        </p>
+        {applications.length === 0 ? (
+          <div className="rounded-xl border border-dashed border-slate-300 bg-white p-6 text-center text-slate-600">Nenhuma aplicação disponível: vincule uma edtech que tenha aplicações cadastradas.</div>
+        ) : (
+          <ul className="space-y-4">
+            {applications.map((app) => {
+              const current = app.own ?? app.inherited?.rules;
+              return (
+                <li key={app.applicationId} className={card}>
+                  <div className="flex flex-wrap items-start justify-between gap-3">
+                    <div>
+                      <h3 className="font-semibold">{app.applicationName}</h3>
+                      <p className="text-sm text-slate-600">{app.edtechName}{app.description && ` · ${app.description}`}</p>
+                      <p className="mt-1 text-sm" data-testid={`status-${app.applicationId}`}>{status(app)}</p>
+                    </div>
+                    <Link href={`${basePath}?app=${app.applicationId}#previa`} className={secondaryButton}>Ver o que esta aplicação recebe</Link>
+                  </div>
+                  <div className="mt-4">
+                    <ActionForm
+                      action={accessAction}
+                      ariaLabel={`Regras de ${app.applicationName}`}
+                      submitLabel="Salvar regras"
+                      hidden={{ applicationId: app.applicationId }}
+                      fields={[
+                        {
+                          name: "mode",
+                          label: "Regras",
+                          type: "radio",
+                          defaultValue: app.own ? "propria" : "herdar",
+                          options: [
+                            { value: "propria", label: "Configuração própria" },
+                            { value: "herdar", label: app.inherited ? `Herdar de ${app.inherited.institutionName}` : "Não habilitar" },
+                          ],
+                        },
+                        ...PERSONAL_ATTRIBUTES.map((a) => ({
+                          name: a,
+                          label: ATTRIBUTE_LABEL[a],
+                          type: "radio" as const,
+                          defaultValue: current?.[a] ?? "nao_compartilhado",
+                          options: ATTRIBUTE_RULES.map((r) => ({ value: r, label: RULE_LABEL[r] })),
+                          showWhen: { field: "mode", in: ["propria"] },
+                        })),
+                      ]}
+                    />
+                  </div>
+                  {app.ownUpdatedAt && <p className="mt-2 text-xs text-slate-500">Última alteração: {formatDateTime(app.ownUpdatedAt)}</p>}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
+
+      {selected && preview && (
+        <section id="previa" aria-labelledby="preview-title" className={card}>
+          <h2 id="preview-title" className={sectionTitle}>O que {selected.applicationName} recebe</h2>
+          <p className="mt-1 text-sm text-slate-600">
+            Um registro real, exatamente como a API de dados o entrega a esta aplicação em <code>GET /manager/v1/data/{institution.id}</code> (mesmo código, mesmos pseudônimos).
+          </p>
+          <form method="get" action={basePath} className="mt-3 flex flex-wrap items-end gap-3" role="search">
+            <input type="hidden" name="app" value={selected.applicationId} />
+            <div className="min-w-64 flex-1">
+              <label htmlFor="preview-q" className="mb-1 block text-sm font-medium">Outra pessoa</label>
+              <input id="preview-q" name="q" type="search" defaultValue={personQuery ?? ""} placeholder="Nome, e-mail ou CPF" className={inputClass} />
+            </div>
+            <button type="submit" className={secondaryButton}>Buscar</button>
+          </form>
+          {people && (
+            <ul className="mt-2 flex flex-wrap gap-2 text-sm">
+              {people.items.length === 0 ? <li className="text-slate-600">Ninguém encontrado.</li> : people.items.map((p) => (
+                <li key={p.profileId}>
+                  <Link href={`${basePath}?app=${selected.applicationId}&pessoa=${p.profileId}#previa`} className="rounded-full border border-slate-300 px-3 py-1 hover:bg-slate-100">{p.name}</Link>
+                </li>
+              ))}
+            </ul>
+          )}
+          {preview.status !== "ok" ? (
+            <p className="mt-4 rounded-md bg-amber-50 p-3 text-sm text-amber-900">
+              {preview.status === "no_contract" ? "A edtech desta aplicação não tem vínculo com esta instituição: a API responde 401." : "A aplicação não está habilitada aqui: a API responde 403 e nada é entregue."}
+            </p>
+          ) : (
+            <div className="mt-4 grid gap-4 lg:grid-cols-2">
+              <div>
+                <h3 className="mb-1 text-sm font-semibold">Resposta da API (configuracao e o registro)</h3>
+                <pre data-testid="preview-api" className="max-h-[28rem] overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+                  {JSON.stringify({ configuracao: preview.configuracao, dados: preview.evento ? { usuario: [preview.evento] } : {} }, null, 2)}
+                </pre>
+              </div>
+              <div>
+                <h3 className="mb-1 text-sm font-semibold">O mesmo registro no Hub</h3>
+                {preview.original ? (
+                  <pre className="max-h-[28rem] overflow-auto rounded-md bg-slate-100 p-3 text-xs text-slate-800">{JSON.stringify(preview.original, null, 2)}</pre>
+                ) : (
+                  <p className="text-sm text-slate-600">Esta instituição ainda não tem usuários: cadastre alguém para ver a prévia.</p>
+                )}
+              </div>
+            </div>
+          )}
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ActionForm } from "@/components/gestao/action-form";
+import { DataTable } from "@/components/gestao/data-table";
+import { FilterForm } from "@/components/gestao/filter-form";
+import { formatCpf, formatDay, ROLE_OPTIONS } from "@/components/gestao/labels";
+import { Pagination } from "@/components/gestao/pagination";
+import { card, sectionTitle } from "@/components/gestao/styles";
+import { ROLE_LABEL } from "@/lib/labels";
+import { listPeople } from "@/lib/server/management/list-people";
+import { requireManagerPage } from "@/lib/server/management/require-manager-page";
+import { ZPeopleQuerySchema } from "@/lib/validations/management";
+import { schoolDataAction } from "../actions";
+
+export const metadata: Metadata = { title: "Pessoas" };
+
+type Props = { params: Promise<{ institutionId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function PeoplePage({ params, searchParams }: Props) {
+  const { institutionId } = await params;
+  const query = ZPeopleQuerySchema.parse(await searchParams);
+  const { scope, institution } = await requireManagerPage({ returnTo: `/gestao/${institutionId}/pessoas`, institutionId });
+  const result = await listPeople({ scope, institutionId: institution.id, q: query.q, role: query.role, page: query.page });
+  const basePath = `/gestao/${institution.id}/pessoas`;
+  return (
+    <div className="space-y-6">
+      <section aria-labelledby="people-title" className="space-y-3">
+        <h2 id="people-title" className={sectionTitle}>Pessoas</h2>
+        <FilterForm
+          basePath={basePath}
+          q={query.q}
+          searchLabel="Buscar pessoa"
+          placeholder="Nome, e-mail ou CPF"
+          selects={[{ name: "role", label: "Perfil", value: query.role, options: ROLE_OPTIONS }]}
+        />
+        <DataTable
+          caption="Pessoas da instituição"
+          headers={["Nome", "Perfil", "CPF", "E-mail", "Celular", "Nascimento"]}
+          empty={query.q || query.role ? <p>Ninguém encontrado com esses filtros.</p> : <p>Ninguém cadastrado ainda. Cadastre abaixo ou importe um arquivo CSV.</p>}
+          rows={result.items.map((p) => ({
+            key: p.profileId,
+            cells: [
+              <Link key="n" href={`${basePath}/${p.profileId}`} className="font-medium text-brand-700 hover:underline">{p.name}</Link>,
+              ROLE_LABEL[p.role],
+              formatCpf(p.cpf),
+              p.email ?? "—",
+              p.phone ?? "—",
+              formatDay(p.birthDate),
+            ],
+          }))}
+        />
+        <Pagination basePath={basePath} params={{ q: query.q, role: query.role }} page={result.page} pageCount={result.pageCount} total={result.total} noun={["pessoa", "pessoas"]} />
+      </section>
+      <section aria-labelledby="new-person-title" className={card}>
+        <h2 id="new-person-title" className={sectionTitle}>Cadastrar pessoa</h2>
+        <p className="mb-4 mt-1 text-sm text-slate-600">Cria a identidade no Hub e o perfil nesta instituição. Para matricular um aluno, abra a turma depois.</p>
+        <ActionForm
+          action={schoolDataAction.bind(null, institution.id)}
+          ariaLabel="Cadastrar pessoa"
+          submitLabel="Cadastrar"
+          resetOnSuccess
+          columns={2}
+          hidden={{ type: "createPerson", institutionId: institution.id }}
+          fields={[
+            { name: "name", label: "Nome completo", required: true, span: 2 },
+            { name: "role", label: "Perfil", type: "select", defaultValue: "aluno", options: ROLE_OPTIONS },
+            { name: "cpf", label: "CPF", placeholder: "000.000.000-00" },
+            { name: "email", label: "E-mail", type: "email" },
+            { name: "phone", label: "Celular", type: "tel", placeholder: "(11) 99999-0000" },
+            { name: "birthDate", label: "Data de nascimento", type: "date" },
+            { name: "password", label: "Senha inicial", type: "password", autoComplete: "new-password", hint: "Opcional: sem senha, a pessoa ainda não entra no Hub." },
+          ]}
+        />
+      </section>
+    </div>
+  );
+}

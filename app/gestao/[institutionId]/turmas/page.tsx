@@ -1,0 +1,86 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ActionForm } from "@/components/gestao/action-form";
+import { DataTable } from "@/components/gestao/data-table";
+import { FilterForm } from "@/components/gestao/filter-form";
+import { SHIFT_LABEL, SHIFT_OPTIONS } from "@/components/gestao/labels";
+import { Pagination } from "@/components/gestao/pagination";
+import { card, sectionTitle } from "@/components/gestao/styles";
+import { listClasses } from "@/lib/server/management/list-classes";
+import { listPeriods } from "@/lib/server/management/list-periods";
+import { requireManagerPage } from "@/lib/server/management/require-manager-page";
+import { ZClassesQuerySchema } from "@/lib/validations/management";
+import { schoolDataAction } from "../actions";
+
+export const metadata: Metadata = { title: "Turmas" };
+
+type Props = { params: Promise<{ institutionId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function ClassesPage({ params, searchParams }: Props) {
+  const { institutionId } = await params;
+  const query = ZClassesQuerySchema.parse(await searchParams);
+  const { scope, institution } = await requireManagerPage({ returnTo: `/gestao/${institutionId}/turmas`, institutionId });
+  const [result, periods] = await Promise.all([
+    listClasses({ scope, institutionId: institution.id, q: query.q, periodCode: query.periodo, page: query.page }),
+    listPeriods({ scope, institutionId: institution.id }),
+  ]);
+  const basePath = `/gestao/${institution.id}/turmas`;
+  return (
+    <div className="space-y-6">
+      <section aria-labelledby="classes-title" className="space-y-3">
+        <h2 id="classes-title" className={sectionTitle}>Turmas</h2>
+        <FilterForm
+          basePath={basePath}
+          q={query.q}
+          searchLabel="Buscar turma"
+          placeholder="Nome da turma"
+          selects={[{ name: "periodo", label: "Período", value: query.periodo, options: periods.map((p) => ({ value: p.code, label: p.code })) }]}
+        />
+        <DataTable
+          caption="Turmas"
+          headers={["Turma", "Período", "Série", "Turno", "Alunos", "Professores"]}
+          empty={
+            query.q || query.periodo ? <p>Nenhuma turma com esses filtros.</p> : <p>Nenhuma turma cadastrada. Crie a primeira abaixo ou importe um CSV.</p>
+          }
+          rows={result.items.map((c) => ({
+            key: c.id,
+            cells: [
+              <Link key="n" href={`${basePath}/${c.id}`} className="font-medium text-brand-700 hover:underline">{c.name}</Link>,
+              c.periodCode,
+              c.grade ?? "—",
+              c.shift ? (SHIFT_LABEL[c.shift] ?? c.shift) : "—",
+              c.studentCount,
+              c.teacherCount,
+            ],
+          }))}
+        />
+        <Pagination basePath={basePath} params={{ q: query.q, periodo: query.periodo }} page={result.page} pageCount={result.pageCount} total={result.total} noun={["turma", "turmas"]} />
+      </section>
+      <section aria-labelledby="new-class-title" className={card}>
+        <h2 id="new-class-title" className={sectionTitle}>Nova turma</h2>
+        {periods.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-600">
+            Cadastre um <Link href={`/gestao/${institution.id}/periodos`} className="text-brand-700 hover:underline">período letivo</Link> antes de criar turmas.
+          </p>
+        ) : (
+          <div className="mt-3">
+            <ActionForm
+              action={schoolDataAction.bind(null, institution.id)}
+              ariaLabel="Nova turma"
+              submitLabel="Criar turma"
+              resetOnSuccess
+              columns={2}
+              hidden={{ type: "createClass" }}
+              fields={[
+                { name: "periodId", label: "Período", type: "select", required: true, defaultValue: periods[0]!.id, options: periods.map((p) => ({ value: p.id, label: `${p.code} — ${p.name}` })) },
+                { name: "name", label: "Nome da turma", required: true, placeholder: "7º ano C" },
+                { name: "grade", label: "Série", placeholder: "7º ano" },
+                { name: "shift", label: "Turno", type: "select", defaultValue: "", options: SHIFT_OPTIONS },
+              ]}
+            />
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

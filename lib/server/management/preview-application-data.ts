@@ -1,0 +1,74 @@
+// "What this application sees": one real record of the institution, passed through the Data
+// API's own read path (queryEvents), privacy filter (recordFilter, with the application's
+// pseudonyms) and date format (formatInZone), next to the `configuracao` the Data API would send.
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { combineAccessSettings, recordFilter, type TAccessSettings } from "@/lib/server/data-api/privacy";
+import { queryEvents } from "@/lib/server/data-api/query-events";
+import type { TDataEvent, TDataResponse } from "@/lib/server/data-api/read-data-page";
+import { formatInZone } from "@/lib/server/data-api/time-zone";
+import { ZIdSchema } from "@/lib/validations/management";
+import { listAncestors } from "./list-ancestors";
+import { requireInReach } from "./require-in-reach";
+import type { TManagerScope } from "./resolve-manager-scope";
+import { subtreeOf } from "./subtree-of";
+
+export type TApplicationPreview =
+  | { status: "no_contract" | "not_enabled" }
+  | {
+      status: "ok";
+      configuracao: TDataResponse["configuracao"];
+      /** The record as the Data API returns it (null when the institution has no user yet). */
+      evento: TDataEvent | null;
+      /** The same record as stored in the hub, for the side-by-side view. */
+      original: Record<string, unknown> | null;
+    };
+
+/**
+ * The preview of GET /manager/v1/data/{institutionId} for one application: its `configuracao`
+ * and the latest `usuario` event of one profile (the given one, or the most recently changed).
+ * The configuration follows the Data API's authorization rule (authorize-data-access.ts, steps
+ * 4–5): the application's edtech must be linked at the institution or an ancestor; the nearest
+ * access row on the ancestor chain applies, made stricter by the descendants' own rows.
+ * preview.test.ts checks the result equals the real Data API response.
+ */
+export async function previewApplicationData(options: {
+  scope: TManagerScope;
+  institutionId: string;
+  applicationId: string;
+  profileId?: string;
+}): Promise<TApplicationPreview> {
+  const institution = requireInReach(options);
+  const applicationId = ZIdSchema.parse(options.applicationId);
+  const application = await db().oAuthApplication.findUnique({ where: { id: applicationId }, select: { id: true, edtechId: true } });
+  const chain = await listAncestors({ institutionId: institution.id });
+  const subtree = subtreeOf({ institutions: options.scope.institutions, rootId: institution.id });
+  if (!application || (await db().edtechLink.count({ where: { edtechId: application.edtechId, institutionId: { in: chain.map((c) => c.id) } } })) === 0) {
+    return { status: "no_contract" };
+  }
+  const rows = await db().applicationAccess.findMany({ where: { applicationId, institutionId: { in: [...chain.map((c) => c.id), ...subtree] } } });
+  const settingsAt = (id: string): TAccessSettings | undefined => rows.find((r) => r.institutionId === id);
+  const inherited = chain.map((c) => settingsAt(c.id)).find(Boolean);
+  if (!inherited) return { status: "not_enabled" };
+  const own = subtree.slice(1).flatMap((id) => settingsAt(id) ?? []);
+  const configuration = combineAccessSettings([inherited, ...own]);
+  const configuracao = { conjuntoDadosUsuario: { atributosPermitidos: configuration.allowed, atributosAnonimizados: configuration.anonymized } };
+
+  const requested = ZIdSchema.safeParse(options.profileId);
+  const profileId = requested.success
+    ? requested.data
+    : (await db().changeEvent.findFirst({ where: { institutionId: { in: subtree }, entity: "usuario" }, orderBy: { seq: "desc" }, select: { recordId: true } }))?.recordId;
+  if (!profileId) return { status: "ok", configuracao, evento: null, original: null };
+  // A person's usuario events are few: read them all in the Data API's order and keep the last.
+  const page = await queryEvents({ filters: { institutionIds: subtree, entities: ["usuario"], userId: profileId }, limit: 1000 });
+  const last = page.rows.at(-1);
+  if (!last) return { status: "ok", configuracao, evento: null, original: null };
+  const original = structuredClone(last.record);
+  const evento: TDataEvent = {
+    id: last.id,
+    evento: last.kind,
+    ocorridoEm: formatInZone(new Date(last.occurredAt), env().HUB_TIME_ZONE),
+    registro: recordFilter(configuration, applicationId)(last.record),
+  };
+  return { status: "ok", configuracao, evento, original };
+}
