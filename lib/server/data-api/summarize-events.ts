@@ -1,4 +1,3 @@
-import { database } from "@/lib/db";
 import { env } from "@/lib/env";
 import { fromZodError } from "@/lib/errors";
 import {
@@ -7,24 +6,13 @@ import {
   queryInput,
   requestedEntities,
   requestedKinds,
-  type TEntityName,
-  type TEventKind,
 } from "@/lib/validations/data-api";
 import { authorizeDataAccess } from "./authorize-data-access";
+import { countEventTree, type TSummaryNode } from "./count-event-tree";
 import { logDataAccess } from "./log-data-access";
-import { eventConditions } from "./query-events";
 import { toEventFilters } from "./to-event-filters";
 
-export type TCounts = Partial<Record<TEntityName, Partial<Record<TEventKind, number>>>>;
-
-export interface TSummaryNode {
-  instituicao: { id: string; nome: string; tipo: "network" | "school" };
-  /** The institution's own events. */
-  contagens: TCounts;
-  /** Its own events plus every descendant's. */
-  total: TCounts;
-  filhos: TSummaryNode[];
-}
+export type { TCounts, TSummaryNode } from "./count-event-tree";
 
 const PARAMETER_NAMES = Object.keys(SUMMARY_QUERY_PARAMETERS);
 
@@ -52,36 +40,11 @@ export async function summarizeEvents(options: {
   const entities = requestedEntities(parsed.data);
   const kinds = requestedKinds(parsed.data);
 
-  const params: unknown[] = [grant.subtree.map((i) => i.id)];
-  const where = ['e."institutionId" = ANY($1::uuid[])', ...eventConditions({ ...toEventFilters(parsed.data, env().HUB_TIME_ZONE), entities, kinds }, params)];
-  const rows = await database().sql.query<{ institutionId: string; entity: TEntityName; kind: TEventKind; n: string }>(
-    `SELECT e."institutionId", e.entity::text AS entity, e.kind::text AS kind, count(*)::text AS n
-       FROM "ChangeEvent" e WHERE ${where.join(" AND ")} GROUP BY 1, 2, 3`,
-    params,
-  );
-
-  const zero = (): TCounts => Object.fromEntries(entities.map((e) => [e, Object.fromEntries(kinds.map((k) => [k, 0]))]));
-  const nodes = new Map<string, TSummaryNode>();
-  for (const i of grant.subtree) nodes.set(i.id, { instituicao: { id: i.id, nome: i.name, tipo: i.kind }, contagens: zero(), total: zero(), filhos: [] });
-  let eventCount = 0;
-  for (const r of rows) {
-    nodes.get(r.institutionId)!.contagens[r.entity]![r.kind] = Number(r.n);
-    eventCount += Number(r.n);
-  }
-  // subtree lists parents before children; children are already ordered by name.
-  for (const i of grant.subtree.slice(1)) nodes.get(i.parentId!)!.filhos.push(nodes.get(i.id)!);
-  for (const i of [...grant.subtree].reverse()) {
-    const n = nodes.get(i.id)!;
-    for (const source of [n.contagens, ...n.filhos.map((c) => c.total)]) add(n.total, source);
-  }
-
+  const { tree, eventCount } = await countEventTree({
+    subtree: grant.subtree,
+    filters: { ...toEventFilters(parsed.data, env().HUB_TIME_ZONE), entities, kinds },
+  });
   logDataAccess({ ...log, status: 200, eventCount });
-  return nodes.get(grant.institution.id)!;
+  return tree;
 }
 
-function add(target: TCounts, source: TCounts): void {
-  for (const [entity, counts] of Object.entries(source) as [TEntityName, Partial<Record<TEventKind, number>>][]) {
-    const sum = target[entity]!;
-    for (const [kind, n] of Object.entries(counts) as [TEventKind, number][]) sum[kind] = (sum[kind] ?? 0) + n;
-  }
-}

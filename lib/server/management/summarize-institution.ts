@@ -5,7 +5,7 @@
 import { database } from "@/lib/db";
 import { env } from "@/lib/env";
 import { eventConditions } from "@/lib/server/data-api/query-events";
-import type { TCounts, TSummaryNode } from "@/lib/server/data-api/summarize-events";
+import { countEventTree, type TSummaryNode } from "@/lib/server/data-api/count-event-tree";
 import { requestedEntities, requestedKinds, type TEntityName, type TEventKind } from "@/lib/validations/data-api";
 import { ZSummaryFiltersSchema } from "@/lib/validations/management";
 import { dayRange } from "./day-range";
@@ -37,29 +37,8 @@ export async function summarizeInstitution(options: { scope: TManagerScope; inst
   const ids = subtreeOf({ institutions: options.scope.institutions, rootId: institution.id });
   const { from, until } = dayRange({ from: filters.de, to: filters.ate });
 
-  const params: unknown[] = [ids];
-  const where = ['e."institutionId" = ANY($1::uuid[])', ...eventConditions({ entities, kinds, from, until }, params)];
-  const rows = await database().sql.query<{ institutionId: string; entity: TEntityName; kind: TEventKind; n: string }>(
-    `SELECT e."institutionId", e.entity::text AS entity, e.kind::text AS kind, count(*)::text AS n
-       FROM "ChangeEvent" e WHERE ${where.join(" AND ")} GROUP BY 1, 2, 3`,
-    params,
-  );
-
-  const zero = (): TCounts => Object.fromEntries(entities.map((e) => [e, Object.fromEntries(kinds.map((k) => [k, 0]))]));
-  const nodes = new Map<string, TSummaryNode>();
   const members = options.scope.institutions.filter((i) => ids.includes(i.id));
-  for (const i of members) nodes.set(i.id, { instituicao: { id: i.id, nome: i.name, tipo: i.kind }, contagens: zero(), total: zero(), filhos: [] });
-  for (const r of rows) nodes.get(r.institutionId)!.contagens[r.entity]![r.kind] = Number(r.n);
-  // Scope order puts parents before children, siblings by name (the Data API's order too).
-  for (const i of members) if (i.id !== institution.id) nodes.get(i.parentId!)!.filhos.push(nodes.get(i.id)!);
-  for (const i of [...members].reverse()) {
-    const n = nodes.get(i.id)!;
-    for (const source of [n.contagens, ...n.filhos.map((c) => c.total)]) {
-      for (const [entity, counts] of Object.entries(source) as [TEntityName, Record<TEventKind, number>][]) {
-        for (const [kind, count] of Object.entries(counts) as [TEventKind, number][]) n.total[entity]![kind] = (n.total[entity]![kind] ?? 0) + count;
-      }
-    }
-  }
+  const { tree } = await countEventTree({ subtree: members, filters: { entities, kinds, from, until } });
 
   // Timeline: the chosen dates, or the last 30 days; by month past ~4 months.
   const end = until ?? new Date();
@@ -92,7 +71,7 @@ export async function summarizeInstitution(options: { scope: TManagerScope; inst
     else cursor.setUTCMonth(cursor.getUTCMonth() + 1);
   }
   return {
-    tree: nodes.get(institution.id)!,
+    tree,
     entities,
     kinds,
     timeline: { unit, from: first, to: last, points: filled },

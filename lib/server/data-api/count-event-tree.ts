@@ -1,0 +1,62 @@
+import { database } from "@/lib/db";
+import type { TEntityName, TEventKind } from "@/lib/validations/data-api";
+import { eventConditions, type TEventFilters } from "./query-events";
+
+export type TCounts = Partial<Record<TEntityName, Partial<Record<TEventKind, number>>>>;
+
+export interface TSummaryNode {
+  instituicao: { id: string; nome: string; tipo: "network" | "school" };
+  /** The institution's own events. */
+  contagens: TCounts;
+  /** Its own events plus every descendant's. */
+  total: TCounts;
+  filhos: TSummaryNode[];
+}
+
+export interface TTreeInstitution {
+  id: string;
+  name: string;
+  kind: "network" | "school";
+  parentId: string | null;
+}
+
+/**
+ * The summary tree shared by GET /manager/v1/summary and the /gestao dashboard: one GROUP BY over
+ * the subtree, the tree built in memory. `subtree` lists the root first and parents before
+ * children (siblings in display order). Only the requested entities and kinds appear, 0 when none.
+ */
+export async function countEventTree(options: {
+  subtree: TTreeInstitution[];
+  filters: Omit<TEventFilters, "institutionIds"> & { entities: TEntityName[]; kinds: TEventKind[] };
+}): Promise<{ tree: TSummaryNode; eventCount: number }> {
+  const { subtree, filters } = options;
+  const params: unknown[] = [subtree.map((i) => i.id)];
+  const where = ['e."institutionId" = ANY($1::uuid[])', ...eventConditions(filters, params)];
+  const rows = await database().sql.query<{ institutionId: string; entity: TEntityName; kind: TEventKind; n: string }>(
+    `SELECT e."institutionId", e.entity::text AS entity, e.kind::text AS kind, count(*)::text AS n
+       FROM "ChangeEvent" e WHERE ${where.join(" AND ")} GROUP BY 1, 2, 3`,
+    params,
+  );
+
+  const zero = (): TCounts => Object.fromEntries(filters.entities.map((e) => [e, Object.fromEntries(filters.kinds.map((k) => [k, 0]))]));
+  const nodes = new Map<string, TSummaryNode>();
+  for (const i of subtree) nodes.set(i.id, { instituicao: { id: i.id, nome: i.name, tipo: i.kind }, contagens: zero(), total: zero(), filhos: [] });
+  let eventCount = 0;
+  for (const r of rows) {
+    nodes.get(r.institutionId)!.contagens[r.entity]![r.kind] = Number(r.n);
+    eventCount += Number(r.n);
+  }
+  for (const i of subtree.slice(1)) nodes.get(i.parentId!)!.filhos.push(nodes.get(i.id)!);
+  for (const i of [...subtree].reverse()) {
+    const n = nodes.get(i.id)!;
+    for (const source of [n.contagens, ...n.filhos.map((c) => c.total)]) add(n.total, source);
+  }
+  return { tree: nodes.get(subtree[0]!.id)!, eventCount };
+}
+
+function add(target: TCounts, source: TCounts): void {
+  for (const [entity, counts] of Object.entries(source) as [TEntityName, Partial<Record<TEventKind, number>>][]) {
+    const sum = target[entity]!;
+    for (const [kind, n] of Object.entries(counts) as [TEventKind, number][]) sum[kind] = (sum[kind] ?? 0) + n;
+  }
+}
