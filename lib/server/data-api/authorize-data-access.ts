@@ -84,6 +84,30 @@ const node = (r: TreeRow): TInstitutionNode => ({ id: r.id, name: r.name, kind: 
 const settings = (r: TreeRow): TAccessSettings | null =>
   r.allowedAttributes ? { allowedAttributes: r.allowedAttributes, anonymizedAttributes: r.anonymizedAttributes ?? [] } : null;
 
+export type TDataAccessResolution =
+  | { status: "not_found" }
+  | { status: "no_contract"; institution: TInstitutionNode }
+  | { status: "not_enabled"; institution: TInstitutionNode }
+  | { status: "ok"; institution: TInstitutionNode; subtree: TInstitutionNode[]; configuration: TAttributeConfiguration };
+
+/**
+ * Steps 3–5 for an application, without a key: also what the manager's "what this application
+ * sees" preview uses, so the preview and the Data API cannot disagree.
+ */
+export async function resolveDataAccess(options: { orgId: string; edtechId: string; applicationId: string }): Promise<TDataAccessResolution> {
+  const rows = await database().sql.query<TreeRow>(TREE_SQL, [options.orgId, options.edtechId, options.applicationId]);
+  const up = rows.filter((r) => r.rel === "up"); // by depth: the institution, its parent, ...
+  const self = up[0];
+  if (!self || self.depth !== 0) return { status: "not_found" };
+  const institution = node(self);
+  if (!up.some((r) => r.linked)) return { status: "no_contract", institution };
+  const inherited = up.map(settings).find((s) => s !== null);
+  if (!inherited) return { status: "not_enabled", institution };
+  const descendants = rows.filter((r) => r.rel === "down");
+  const own = descendants.map(settings).filter((s): s is TAccessSettings => s !== null);
+  return { status: "ok", institution, subtree: [institution, ...descendants.map(node)], configuration: combineAccessSettings([inherited, ...own]) };
+}
+
 export async function authorizeDataAccess(options: {
   apiKey: string | null | undefined;
   orgId: string | undefined;
@@ -92,25 +116,13 @@ export async function authorizeDataAccess(options: {
 }): Promise<TDataAccessGrant> {
   const key = await verifyApiKey({ key: options.apiKey });
   const orgId = parseOrgId(options.orgId);
-  const rows = await database().sql.query<TreeRow>(TREE_SQL, [orgId, key.edtechId, key.applicationId]);
-  const up = rows.filter((r) => r.rel === "up"); // by depth: the institution, its parent, ...
-  const self = up[0];
-  if (!self || self.depth !== 0) throw new AppError("not_found", "Instituição não encontrada.");
-
+  const access = await resolveDataAccess({ orgId, edtechId: key.edtechId, applicationId: key.applicationId });
+  if (access.status === "not_found") throw new AppError("not_found", "Instituição não encontrada.");
   const refuse = (error: AppError): never => {
-    if (options.audit) logDataAccess({ ...options.audit, applicationId: key.applicationId, institutionId: self.id, status: error.status });
+    if (options.audit) logDataAccess({ ...options.audit, applicationId: key.applicationId, institutionId: access.institution.id, status: error.status });
     throw error;
   };
-  if (!up.some((r) => r.linked)) refuse(new AppError("unauthorized", "Unauthorized"));
-  const inherited = up.map(settings).find((s) => s !== null);
-  if (!inherited) refuse(new AppError("forbidden", "A aplicação não tem relação com esta instituição."));
-
-  const descendants = rows.filter((r) => r.rel === "down");
-  const own = descendants.map(settings).filter((s): s is TAccessSettings => s !== null);
-  return {
-    key,
-    institution: node(self),
-    subtree: [node(self), ...descendants.map(node)],
-    configuration: combineAccessSettings([inherited!, ...own]),
-  };
+  if (access.status === "no_contract") return refuse(new AppError("unauthorized", "Unauthorized"));
+  if (access.status === "not_enabled") return refuse(new AppError("forbidden", "A aplicação não tem relação com esta instituição."));
+  return { key, institution: access.institution, subtree: access.subtree, configuration: access.configuration };
 }

@@ -3,15 +3,14 @@
 // pseudonyms) and date format (formatInZone), next to the `configuracao` the Data API would send.
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import { combineAccessSettings, recordFilter, type TAccessSettings } from "@/lib/server/data-api/privacy";
+import { resolveDataAccess } from "@/lib/server/data-api/authorize-data-access";
+import { recordFilter } from "@/lib/server/data-api/privacy";
 import { queryEvents } from "@/lib/server/data-api/query-events";
 import type { TDataEvent, TDataResponse } from "@/lib/server/data-api/read-data-page";
 import { formatInZone } from "@/lib/server/data-api/time-zone";
 import { ZIdSchema } from "@/lib/validations/management";
-import { listAncestors } from "./list-ancestors";
 import { requireInReach } from "./require-in-reach";
 import type { TManagerScope } from "./resolve-manager-scope";
-import { subtreeOf } from "./subtree-of";
 
 export type TApplicationPreview =
   | { status: "no_contract" | "not_enabled" }
@@ -27,9 +26,8 @@ export type TApplicationPreview =
 /**
  * The preview of GET /manager/v1/data/{institutionId} for one application: its `configuracao`
  * and the latest `usuario` event of one profile (the given one, or the most recently changed).
- * The configuration follows the Data API's authorization rule (authorize-data-access.ts, steps
- * 4–5): the application's edtech must be linked at the institution or an ancestor; the nearest
- * access row on the ancestor chain applies, made stricter by the descendants' own rows.
+ * The configuration comes from the Data API's own resolution (resolveDataAccess), so the two
+ * cannot disagree.
  * preview.test.ts checks the result equals the real Data API response.
  */
 export async function previewApplicationData(options: {
@@ -41,17 +39,11 @@ export async function previewApplicationData(options: {
   const institution = requireInReach(options);
   const applicationId = ZIdSchema.parse(options.applicationId);
   const application = await db().oAuthApplication.findUnique({ where: { id: applicationId }, select: { id: true, edtechId: true } });
-  const chain = await listAncestors({ institutionId: institution.id });
-  const subtree = subtreeOf({ institutions: options.scope.institutions, rootId: institution.id });
-  if (!application || (await db().edtechLink.count({ where: { edtechId: application.edtechId, institutionId: { in: chain.map((c) => c.id) } } })) === 0) {
-    return { status: "no_contract" };
-  }
-  const rows = await db().applicationAccess.findMany({ where: { applicationId, institutionId: { in: [...chain.map((c) => c.id), ...subtree] } } });
-  const settingsAt = (id: string): TAccessSettings | undefined => rows.find((r) => r.institutionId === id);
-  const inherited = chain.map((c) => settingsAt(c.id)).find(Boolean);
-  if (!inherited) return { status: "not_enabled" };
-  const own = subtree.slice(1).flatMap((id) => settingsAt(id) ?? []);
-  const configuration = combineAccessSettings([inherited, ...own]);
+  if (!application) return { status: "no_contract" };
+  const access = await resolveDataAccess({ orgId: institution.id, edtechId: application.edtechId, applicationId });
+  if (access.status !== "ok") return { status: access.status === "not_enabled" ? "not_enabled" : "no_contract" };
+  const { configuration } = access;
+  const subtree = access.subtree.map((i) => i.id);
   const configuracao = { conjuntoDadosUsuario: { atributosPermitidos: configuration.allowed, atributosAnonimizados: configuration.anonymized } };
 
   const requested = ZIdSchema.safeParse(options.profileId);
