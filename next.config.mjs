@@ -15,8 +15,14 @@ const nextConfig = {
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
           { key: "X-Frame-Options", value: "DENY" },
-          { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
         ],
+      },
+      {
+        // These headers replace a route's own header of the same name, so routes that send their
+        // own Content-Security-Policy (the launch page's nonce and form-action, the reference
+        // tool's pages, logos) are left out; each of them includes frame-ancestors 'none' itself.
+        source: "/:path((?!launch/|demo-tool/|assets/).*)",
+        headers: [{ key: "Content-Security-Policy", value: "frame-ancestors 'none'" }],
       },
     ];
   },

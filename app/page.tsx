@@ -2,9 +2,11 @@ import Link from "next/link";
 import { GalleryEmptyState } from "@/components/gallery-empty-state";
 import { GallerySearch } from "@/components/gallery-search";
 import { ToolCard } from "@/components/tool-card";
+import { AppCards } from "@/components/app-cards";
 import { ROLE_LABEL } from "@/lib/labels";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
 import { listGallery } from "@/lib/server/gallery/list-gallery";
+import { listHomeApps } from "@/lib/server/oauth/list-home-apps";
 
 export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await getCurrentUser();
@@ -37,6 +39,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
             </ul>
           )}
         </div>
+        <AppCards apps={await listHomeApps({ profileId: user.profile.id })} />
       </section>
     );
   }

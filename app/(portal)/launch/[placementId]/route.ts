@@ -1,0 +1,30 @@
+import { NextResponse } from "next/server";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { getCurrentUser } from "@/lib/server/auth/current-user";
+import { buildLaunch } from "@/lib/server/launch/build-launch";
+import { htmlResponse } from "@/lib/server/launch/html";
+import { renderLaunchNotFound, renderLaunchPage } from "@/lib/server/launch/render-launch-page";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/** GET /launch/{placementId}: the signed LTI 1.0 launch form for the session's profile. */
+export async function GET(_request: Request, { params }: { params: Promise<{ placementId: string }> }): Promise<Response> {
+  const { placementId } = await params;
+  const user = await getCurrentUser();
+  if (!user?.profile) {
+    const back = encodeURIComponent(`/launch/${encodeURIComponent(placementId)}`);
+    // Redirect targets come from HUB_BASE_URL, never from the Host header.
+    return NextResponse.redirect(new URL(user ? `/perfil?callbackUrl=${back}` : `/login?callbackUrl=${back}`, env().HUB_BASE_URL), 303);
+  }
+  const profile = { id: user.profile.id, role: user.profile.role, institutionId: user.profile.institution.id };
+  try {
+    const page = renderLaunchPage(await buildLaunch({ placementId, profile }));
+    return htmlResponse(page.html, { csp: page.csp });
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== "not_found") throw error;
+    const page = renderLaunchNotFound();
+    return htmlResponse(page.html, { status: 404, csp: page.csp });
+  }
+}

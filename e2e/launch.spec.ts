@@ -1,0 +1,129 @@
+// Issue 3 acceptance: sign in, pick a profile, open the demo tool from the gallery, switch
+// profile and launch again; a replayed launch is refused; a student sees only student tools.
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, signIn, test } from "./fixtures";
+
+const DEMO_TOOL = "Ferramenta de Demonstração";
+const FRACOES = "Laboratório de Frações";
+
+async function sessionProfileId(page: Page): Promise<string> {
+  const session = (await (await page.request.get("/api/auth/session")).json()) as { profileId?: string };
+  expect(session.profileId).toMatch(/^[0-9a-f-]{36}$/);
+  return session.profileId!;
+}
+
+/**
+ * Changes profile with the header switcher. Retried: a change made before the page has hydrated
+ * is reset by React, as it would be for a person clicking that early.
+ */
+async function switchProfile(page: Page, label: string): Promise<void> {
+  await expect(async () => {
+    await page.getByLabel("Trocar perfil").selectOption({ label });
+    await expect(page.getByRole("main").getByText(label)).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
+function gallery(page: Page) {
+  return page.getByRole("list", { name: "Ferramentas disponíveis" });
+}
+
+/** The launch form as served by GET /launch/{id}: action and fields, HTML entities decoded. */
+async function captureLaunchForm(request: APIRequestContext, href: string): Promise<{ action: string; body: string }> {
+  const response = await request.get(href);
+  expect(response.status()).toBe(200);
+  const html = await response.text();
+  const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  const action = decode(/<form id="lti-launch" method="post" action="([^"]*)"/.exec(html)?.[1] ?? "");
+  const fields = [...html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m) => [decode(m[1]!), decode(m[2]!)]);
+  expect(fields.map(([name]) => name)).toContain("oauth_signature");
+  return { action, body: new URLSearchParams(fields).toString() };
+}
+
+test("Ana opens the demo tool as teacher (Instructor), then as guardian (Mentor)", async ({ page }) => {
+  await signIn(page, "ana.souza@demo.hub.br");
+  await expect(page.getByRole("heading", { name: "Como você quer entrar?" })).toBeVisible();
+  await page.getByRole("button", { name: /Professor\(a\)/ }).click();
+  await expect(page.getByRole("main").getByText("Professor(a) · EMEF Monteiro Lobato")).toBeVisible();
+  const teacherId = await sessionProfileId(page);
+
+  await expect(gallery(page).getByRole("heading", { name: DEMO_TOOL })).toBeVisible();
+  await expect(gallery(page).getByRole("heading", { name: FRACOES })).toBeVisible();
+  await gallery(page).getByRole("link", { name: DEMO_TOOL, exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: DEMO_TOOL })).toBeVisible();
+  await page.getByRole("link", { name: "Abrir", exact: true }).click();
+
+  await expect(page).toHaveURL(/\/demo-tool\/launch$/);
+  await expect(page.getByRole("heading", { name: "Lançamento LTI recebido" })).toBeVisible();
+  await expect(page.locator("#lti-user-id")).toHaveText(teacherId);
+  await expect(page.locator("#lti-roles")).toHaveText("Instructor");
+
+  await page.getByRole("link", { name: "Voltar ao Hub" }).click();
+  await switchProfile(page, "Responsável · EMEF Cecília Meireles");
+  const guardianId = await sessionProfileId(page);
+  expect(guardianId).not.toBe(teacherId);
+  await expect(gallery(page).getByRole("heading", { name: FRACOES })).toHaveCount(0);
+  await gallery(page).getByRole("link", { name: `Abrir ${DEMO_TOOL}` }).click();
+
+  await expect(page.getByRole("heading", { name: "Lançamento LTI recebido" })).toBeVisible();
+  await expect(page.locator("#lti-user-id")).toHaveText(guardianId);
+  await expect(page.locator("#lti-roles")).toHaveText("Mentor");
+});
+
+test("re-posting the same captured launch form is refused with 401", async ({ page }) => {
+  await signIn(page, "ana.souza@demo.hub.br");
+  await page.getByRole("button", { name: /Professor\(a\)/ }).click();
+  const href = await gallery(page).getByRole("link", { name: `Abrir ${DEMO_TOOL}` }).getAttribute("href");
+  expect(href).toMatch(/^\/launch\/[0-9a-f-]{36}$/);
+
+  const form = await captureLaunchForm(page.request, href!);
+  const post = () => page.request.post(form.action, { headers: { "content-type": "application/x-www-form-urlencoded" }, data: form.body });
+  const first = await post();
+  expect(first.status()).toBe(200);
+  expect(await first.text()).toContain("Lançamento LTI recebido");
+  const replay = await post();
+  expect(replay.status()).toBe(401);
+  const refused = await replay.text();
+  expect(refused).toContain("nonceUnused");
+  expect(refused).not.toContain("lti-user-id");
+});
+
+test("the launch page posts only to the tool, is never cached, and needs the right profile", async ({ page, browser }) => {
+  await signIn(page, "ana.souza@demo.hub.br");
+  await page.getByRole("button", { name: /Professor\(a\)/ }).click();
+  const fracoes = await gallery(page).getByRole("link", { name: `Abrir ${FRACOES}` }).getAttribute("href");
+  const demo = await gallery(page).getByRole("link", { name: `Abrir ${DEMO_TOOL}` }).getAttribute("href");
+
+  const launch = await page.request.get(demo!);
+  expect(launch.headers()["cache-control"]).toBe("no-store");
+  const csp = launch.headers()["content-security-policy"] ?? "";
+  expect(csp).toContain("form-action 'self' http://localhost:3100");
+  expect(csp).toContain("frame-ancestors 'none'");
+
+  // As guardian (another school), neither placement of school 1 yields a signed form.
+  await switchProfile(page, "Responsável · EMEF Cecília Meireles");
+  for (const href of [fracoes!, demo!]) {
+    const refused = await page.request.get(href);
+    expect(refused.status()).toBe(404);
+    expect(await refused.text()).not.toContain("oauth_signature");
+  }
+
+  // Signed out: to sign-in, and back to the launch afterwards.
+  const anonymous = await browser.newContext();
+  const response = await anonymous.request.get(demo!, { maxRedirects: 0 });
+  expect(response.status()).toBe(303);
+  expect(response.headers().location).toBe(`http://localhost:3100/login?callbackUrl=${encodeURIComponent(demo!)}`);
+  await anonymous.close();
+});
+
+test("a student sees only the tools placed for students", async ({ page }) => {
+  await signIn(page, "aluno@demo.hub.br");
+  await expect(page.getByRole("main").getByText("Aluno(a) · EMEF Monteiro Lobato")).toBeVisible();
+  await expect(gallery(page).getByRole("heading", { name: DEMO_TOOL })).toBeVisible();
+  await expect(gallery(page).getByRole("heading", { name: FRACOES })).toHaveCount(0);
+  await expect(gallery(page).getByRole("listitem")).toHaveCount(1);
+
+  await gallery(page).getByRole("link", { name: `Abrir ${DEMO_TOOL}` }).click();
+  await expect(page.getByRole("heading", { name: "Lançamento LTI recebido" })).toBeVisible();
+  await expect(page.locator("#lti-user-id")).toHaveText(await sessionProfileId(page));
+  await expect(page.locator("#lti-roles")).toHaveText("Learner");
+});

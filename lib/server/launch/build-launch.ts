@@ -1,0 +1,125 @@
+import { z } from "zod";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { buildLaunchParams, type LaunchContextInput } from "@/lib/lti/launch-params";
+import { signLaunch } from "@/lib/lti/sign-launch";
+import { decryptSecret } from "@/lib/server/crypto/secret-box";
+import { pseudonymize } from "@/lib/server/data-api/pseudonym";
+import { LTI_SECRET_PURPOSE } from "@/lib/server/tools/lti-secret-purpose";
+import type { TActingProfile } from "@/lib/server/tools/acting-profile";
+import { findUsablePlacementIds } from "@/lib/server/tools/find-usable-placement-ids";
+
+export const TOOL_CONSUMER_INSTANCE_NAME = "Hub Educacional";
+
+export interface TBuiltLaunch {
+  /** The form's action: the tool's launch URL as registered. */
+  action: string;
+  /** Signed form fields, in order. */
+  fields: Array<[string, string]>;
+  /** For CSP form-action. */
+  toolOrigin: string;
+  toolTitle: string;
+}
+
+export interface BuildLaunchOptions {
+  placementId: string;
+  profile: TActingProfile;
+  /** Unix seconds and nonce; injectable so tests are deterministic. */
+  timestamp?: number;
+  nonce?: string;
+}
+
+const ZPlacementIdSchema = z.guid();
+
+/** Only scalar values make sense as form fields; anything else in the JSON is ignored. */
+const ZCustomParamsSchema = z
+  .record(z.string(), z.unknown())
+  .catch({})
+  .transform((raw) => {
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(raw)) {
+      if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") out[name] = String(value);
+    }
+    return out;
+  });
+
+interface SharingRules {
+  allowedAttributes: string[];
+  anonymizedAttributes: string[];
+}
+
+/**
+ * lis_person_* only when the institution shares the attribute with this tool, and then the
+ * Data API's pseudonym when it is anonymized, keyed by the tool id: the tool sees the same
+ * pseudonym on every launch, and no other tool or application can link it to theirs.
+ */
+function personalFields(toolId: string, sharing: SharingRules | null, person: { name: string; email: string | null }) {
+  const share = (attribute: "nome_usuario" | "email_usuario", value: string | null): string | undefined => {
+    if (!value || !sharing?.allowedAttributes.includes(attribute)) return undefined;
+    if (sharing.anonymizedAttributes.includes(attribute)) return pseudonymize({ applicationId: toolId, attribute, value });
+    return value;
+  };
+  return { personNameFull: share("nome_usuario", person.name), personEmail: share("email_usuario", person.email) };
+}
+
+/**
+ * The signed LTI 1.0 basic launch of a placement for the acting profile (DESIGN.md "LTI launch").
+ * A placement the profile may not use is "not found", so its existence is not revealed and no
+ * signed form is ever produced for it.
+ */
+export async function buildLaunch({ placementId, profile, timestamp, nonce }: BuildLaunchOptions): Promise<TBuiltLaunch> {
+  const notFound = new AppError("not_found", "Ferramenta não encontrada.");
+  if (!ZPlacementIdSchema.safeParse(placementId).success) throw notFound;
+  const [usableId] = await findUsablePlacementIds({ profile, placementId });
+  if (!usableId) throw notFound;
+  const placement = await db().placement.findUnique({
+    where: { id: usableId },
+    select: {
+      id: true,
+      title: true,
+      customParams: true,
+      institutionId: true,
+      class: { select: { id: true, name: true, period: { select: { name: true } } } },
+      tool: { select: { id: true, title: true, launchUrl: true, consumerKey: true, sharedSecretEnc: true } },
+    },
+  });
+  if (!placement) throw notFound;
+  const { tool } = placement;
+  const [owner, sharing] = await Promise.all([
+    db().profile.findUnique({ where: { id: profile.id }, select: { person: { select: { name: true, email: true } } } }),
+    db().toolSharing.findUnique({
+      where: { institutionId_toolId: { institutionId: placement.institutionId, toolId: tool.id } },
+      select: { allowedAttributes: true, anonymizedAttributes: true },
+    }),
+  ]);
+  if (!owner) throw notFound;
+
+  const base = env().HUB_BASE_URL;
+  const home = `${base}/`;
+  const context: LaunchContextInput | undefined = placement.class
+    ? { id: placement.class.id, title: `${placement.class.name} · ${placement.class.period.name}`, label: placement.class.name }
+    : undefined;
+  const params = buildLaunchParams({
+    resourceLinkId: placement.id,
+    resourceLinkTitle: placement.title ?? tool.title,
+    userId: profile.id,
+    role: profile.role,
+    context,
+    returnUrl: home,
+    toolConsumerInstanceGuid: new URL(base).host,
+    toolConsumerInstanceName: TOOL_CONSUMER_INSTANCE_NAME,
+    custom: ZCustomParamsSchema.parse(placement.customParams),
+    ...personalFields(tool.id, sharing, owner.person),
+  });
+  const signed = signLaunch({
+    launchUrl: tool.launchUrl,
+    consumerKey: tool.consumerKey,
+    consumerSecret: decryptSecret(tool.sharedSecretEnc, LTI_SECRET_PURPOSE),
+    params,
+    callbackUrl: home,
+    timestamp,
+    nonce,
+  });
+  return { action: signed.action, fields: signed.fields, toolOrigin: new URL(tool.launchUrl).origin, toolTitle: tool.title };
+}

@@ -1,0 +1,58 @@
+import { cspNonce, escapeHtml, htmlDocument } from "./html";
+import type { TBuiltLaunch } from "./build-launch";
+
+export interface RenderedPage {
+  html: string;
+  csp: string;
+}
+
+// Submits at once. Chromium replaces the history entry of a page that navigates before it has
+// loaded, so Back from the tool skips this page; a browser that keeps the entry would bring the
+// person back here, and re-submitting then would bounce them straight into the tool again.
+const AUTO_SUBMIT = `(function(){var n=performance.getEntriesByType?performance.getEntriesByType("navigation")[0]:null;` +
+  `if(n&&n.type==="back_forward"){document.getElementById("lti-back").hidden=false;return;}` +
+  `document.getElementById("lti-launch").submit();})();`;
+
+const BRAND = `<div class="brand"><span class="logo" aria-hidden="true">H</span>Hub Educacional</div>`;
+
+/**
+ * The page whose form carries the signed launch to the tool through the browser. Its CSP lets
+ * the form post only to the tool's origin (and the hub), runs only this page's script, and
+ * forbids framing, so another site cannot click it for the user.
+ */
+export function renderLaunchPage(launch: TBuiltLaunch): RenderedPage {
+  const nonce = cspNonce();
+  const title = escapeHtml(launch.toolTitle);
+  const inputs = launch.fields
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join("");
+  const body =
+    `<main><div class="card">${BRAND}` +
+    `<form id="lti-launch" method="post" action="${escapeHtml(launch.action)}" enctype="application/x-www-form-urlencoded" accept-charset="UTF-8">${inputs}` +
+    `<h1>Abrindo ${title}…</h1>` +
+    `<p class="muted">Você está sendo levado(a) para a ferramenta com o seu perfil do Hub.</p>` +
+    `<div id="lti-back" hidden><p>Você voltou da ferramenta.</p><p><button type="submit">Abrir ${title} novamente</button> <a href="/">Voltar ao início</a></p></div>` +
+    `<noscript><p><button type="submit">Continuar para ${title}</button></p></noscript>` +
+    `</form></div></main>`;
+  const csp = [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    `form-action 'self' ${launch.toolOrigin}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join("; ");
+  return { html: htmlDocument({ title: `Abrindo ${launch.toolTitle}`, nonce, body, script: AUTO_SUBMIT }), csp };
+}
+
+/** The same answer for "no such placement" and "not yours": nothing to learn from either. */
+export function renderLaunchNotFound(): RenderedPage {
+  const nonce = cspNonce();
+  const body =
+    `<main><div class="card">${BRAND}<p class="muted">Erro 404</p><h1>Ferramenta não encontrada</h1>` +
+    `<p>Esta ferramenta não existe ou não está disponível para o perfil que você está usando. ` +
+    `Se você tem outro perfil, troque de perfil no topo da página inicial.</p>` +
+    `<p><a class="button" href="/">Voltar ao início</a></p></div></main>`;
+  const csp = ["default-src 'none'", `style-src 'nonce-${nonce}'`, "form-action 'none'", "frame-ancestors 'none'", "base-uri 'none'"].join("; ");
+  return { html: htmlDocument({ title: "Ferramenta não encontrada", nonce, body }), csp };
+}
