@@ -1,6 +1,6 @@
 import { env } from "@/lib/env";
 import { htmlResponse } from "@/lib/server/launch/html";
-import { readBodyText } from "@/lib/server/launch/read-body-text";
+import { readRequestBody } from "@/lib/server/http/read-request-body";
 import { receiveDemoLaunch } from "@/lib/server/launch/receive-demo-launch";
 import { renderDemoLaunchAccepted, renderDemoLaunchRefused, renderDemoToolDisabled } from "@/lib/server/launch/render-demo-tool-page";
 
@@ -19,7 +19,7 @@ export async function POST(request: Request): Promise<Response> {
   const { pathname, search } = new URL(request.url);
   // The signature covers the URL the browser posted to; behind a proxy only HUB_BASE_URL knows it.
   const url = `${env().HUB_BASE_URL}${pathname}${search}`;
-  const body = await readBodyText(request, MAX_BODY_BYTES);
+  const body = await readRequestBody(request, MAX_BODY_BYTES);
   const { result, received } = await receiveDemoLaunch({
     method: request.method,
     url,

@@ -2,7 +2,7 @@ import { getCurrentUser } from "@/lib/server/auth/current-user";
 import { isRouterFetch, routerFetchResponse, serverErrorResponse, toAuthorizationResponse } from "@/lib/server/oauth/authorization-http";
 import { decideAuthorization } from "@/lib/server/oauth/decide-authorization";
 import { handleTokenRequest, MAX_TOKEN_REQUEST_BYTES } from "@/lib/server/oauth/handle-token-request";
-import { readRequestBody } from "@/lib/server/oauth/read-request-body";
+import { readRequestBody } from "@/lib/server/http/read-request-body";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
