@@ -1,6 +1,7 @@
 // HTTP for the authorization screen's route handlers (/lti/v1/oauth2/authorize, /oauth/continuar).
+import { getCurrentUser } from "@/lib/server/auth/current-user";
+import { decideAuthorization, type TAuthorizationOutcome, type TAuthorizationStep } from "./decide-authorization";
 import { renderErrorPage } from "./render-error-page";
-import type { TAuthorizationOutcome } from "./decide-authorization";
 
 /**
  * Every response of the flow may carry a code or token in its Location: never cached. No CORS
@@ -49,4 +50,22 @@ export function serverErrorResponse(error: unknown, headers: Record<string, stri
     { error: "server_error", error_description: "Internal error. Try again later." },
     { status: 500, headers: { ...NO_STORE, ...headers } },
   );
+}
+
+/**
+ * The GET handler of the authorization screen and of its resume step after sign-in: the same
+ * request, decided for the signed-in session (decide-authorization.ts).
+ */
+export function authorizationGetHandler(step: TAuthorizationStep): (request: Request) => Promise<Response> {
+  return async (request) => {
+    if (isRouterFetch(request)) return routerFetchResponse();
+    try {
+      const user = await getCurrentUser();
+      const session = user && { personId: user.personId, profileId: user.profile?.id ?? null };
+      const query = new URL(request.url).searchParams;
+      return toAuthorizationResponse(await decideAuthorization({ query, session, step }));
+    } catch (error) {
+      return serverErrorResponse(error);
+    }
+  };
 }

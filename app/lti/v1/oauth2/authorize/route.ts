@@ -1,6 +1,4 @@
-import { getCurrentUser } from "@/lib/server/auth/current-user";
-import { isRouterFetch, routerFetchResponse, serverErrorResponse, toAuthorizationResponse } from "@/lib/server/oauth/authorization-http";
-import { decideAuthorization } from "@/lib/server/oauth/decide-authorization";
+import { authorizationGetHandler, serverErrorResponse } from "@/lib/server/oauth/authorization-http";
 import { handleTokenRequest, MAX_TOKEN_REQUEST_BYTES } from "@/lib/server/oauth/handle-token-request";
 import { readRequestBody } from "@/lib/server/http/read-request-body";
 
@@ -8,17 +6,7 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** The authorization screen (docs/oauth.md): validate, sign in, pick a profile, redirect. */
-export async function GET(request: Request): Promise<Response> {
-  if (isRouterFetch(request)) return routerFetchResponse();
-  try {
-    const user = await getCurrentUser();
-    const session = user && { personId: user.personId, profileId: user.profile?.id ?? null };
-    const query = new URL(request.url).searchParams;
-    return toAuthorizationResponse(await decideAuthorization({ query, session, step: "authorize" }));
-  } catch (error) {
-    return serverErrorResponse(error);
-  }
-}
+export const GET = authorizationGetHandler("authorize");
 
 /** The token exchange: the spec's JSON body, form bodies and HTTP Basic (RFC 6749 §2.3.1, §4.1.3). */
 export async function POST(request: Request): Promise<Response> {
