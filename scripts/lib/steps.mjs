@@ -9,7 +9,9 @@ export const root = path.resolve(import.meta.dirname, "..", "..");
 const stampDir = path.join(root, "node_modules", ".cache", "hub");
 
 export function run(cmd, args, options = {}) {
-  const result = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...options.env } });
+  const env = { ...process.env, ...options.env };
+  for (const name of options.unset ?? []) delete env[name];
+  const result = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env });
   if (result.status !== 0) {
     console.error(`\n✗ ${[cmd, ...args].join(" ")} failed (exit ${result.status ?? result.signal}).`);
     process.exit(result.status ?? 1);
@@ -78,6 +80,8 @@ export function ensureBuilt() {
   const marker = path.join(distDir, "hub-source-hash");
   if (existsSync(path.join(distDir, "BUILD_ID")) && existsSync(marker) && readFileSync(marker, "utf8") === sourceHash) return;
   console.log("▸ Building the hub (next build)…");
-  run("npx", ["next", "build"], { env: { NEXT_TELEMETRY_DISABLED: "1" } });
+  // The build needs no database: pages are rendered per request. Without DATABASE_URL it never
+  // asks for the production-only HUB_SECRET while prerendering the not-found page.
+  run("npx", ["next", "build"], { env: { NEXT_TELEMETRY_DISABLED: "1" }, unset: ["DATABASE_URL", "HUB_SECRET"] });
   writeFileSync(marker, sourceHash);
 }
