@@ -36,7 +36,8 @@ test.describe.serial("OAuth 2 sign-in from the demo partner application", () => 
     await page.goto("/demo-app");
     await page.getByRole("link", { name: "Entrar com o Hub" }).click();
     await signInOnLoginPage(page);
-    await expect(page.getByRole("heading", { name: "Como você quer entrar?" })).toBeVisible();
+    // Sign-in hands over to the authorization screen's own picker, which names the application.
+    await expect(page.getByRole("heading", { name: "Com qual perfil você quer entrar em Aplicativo de Demonstração?" })).toBeVisible();
     await page.getByRole("button", { name: /Professor\(a\)/ }).click();
 
     await expect(page).toHaveURL(/\/demo-app$/);
