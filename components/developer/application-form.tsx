@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
 import { MAX_REDIRECT_URIS, type TResponseType } from "@/lib/validations/developer";
+import { EdtechField } from "./edtech-field";
 import { Field, FormMessage, inputClass, primaryButton } from "./field";
 import { ShownOnceSecret } from "./shown-once-secret";
 import { useFormAction, type TFormAction } from "./use-form-action";
@@ -58,22 +59,7 @@ export function ApplicationForm({ mode, action, edtechs = [], applicationId, ini
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label={mode === "create" ? "Nova aplicação" : "Editar aplicação"}>
       {applicationId && <input type="hidden" name="applicationId" value={applicationId} />}
-      {mode === "create" &&
-        (edtechs.length > 1 ? (
-          <Field id="edtechId" label="Edtech" required error={fieldError("edtechId")}>
-            {(aria) => (
-              <select {...aria} name="edtechId" defaultValue={edtechs[0]?.id} className={inputClass}>
-                {edtechs.map((e) => (
-                  <option key={e.id} value={e.id}>
-                    {e.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-        ) : (
-          <input type="hidden" name="edtechId" value={edtechs[0]?.id ?? ""} />
-        ))}
+      {mode === "create" && <EdtechField edtechs={edtechs} error={fieldError("edtechId")} />}
       <Field id="name" label="Nome" required error={fieldError("name")} hint="Mostrado às pessoas na tela de autorização.">
         {(aria) => <input {...aria} name="name" defaultValue={values.name} maxLength={100} className={inputClass} />}
       </Field>

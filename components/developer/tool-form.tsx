@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { LOGO_ACCEPT, LOGO_MAX_BYTES, LOGO_TRANSPORT_LIMIT_BYTES } from "@/lib/validations/developer";
+import { EdtechField } from "./edtech-field";
 import { Field, FormMessage, inputClass, primaryButton } from "./field";
 import { ShownOnceSecret } from "./shown-once-secret";
 import { ToolCardPreview } from "./tool-card-preview";
@@ -82,22 +83,7 @@ export function ToolForm({ mode, action, edtechs = [], toolId, initial = EMPTY, 
     <div className="grid gap-8 lg:grid-cols-[1fr_20rem]">
       <form ref={formRef} onSubmit={onSubmit} encType="multipart/form-data" noValidate className="space-y-5" aria-label={mode === "create" ? "Nova ferramenta" : "Editar ferramenta"}>
         {toolId && <input type="hidden" name="toolId" value={toolId} />}
-        {mode === "create" &&
-          (edtechs.length > 1 ? (
-            <Field id="edtechId" label="Edtech" required error={error("edtechId")}>
-              {(aria) => (
-                <select {...aria} name="edtechId" defaultValue={edtechs[0]?.id} className={inputClass}>
-                  {edtechs.map((e) => (
-                    <option key={e.id} value={e.id}>
-                      {e.name}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
-          ) : (
-            <input type="hidden" name="edtechId" value={edtechs[0]?.id ?? ""} />
-          ))}
+        {mode === "create" && <EdtechField edtechs={edtechs} error={error("edtechId")} />}
 
         <fieldset className="space-y-4">
           <legend className="text-base font-semibold">Dados da galeria</legend>

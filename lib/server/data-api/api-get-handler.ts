@@ -1,0 +1,24 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { toResponse } from "@/lib/errors";
+
+type TDataApiService = (options: { apiKey: string | null; orgId: string | undefined; searchParams: URLSearchParams }) => Promise<unknown>;
+type TContext = { params: Promise<{ orgId?: string }> };
+
+const headers = { "Cache-Control": "no-store" };
+
+/**
+ * The GET handler of every Data API route (data and summary, with and without org_id): the key
+ * header, the path's org_id and the query go to the service; errors become JSON with `message`.
+ */
+export function dataApiGetHandler(service: TDataApiService): (request: NextRequest, context?: TContext) => Promise<NextResponse> {
+  return async (request, context) => {
+    try {
+      // Routes without the [orgId] segment have no params: that is the "org_id not informed" case.
+      const orgId = context ? (await context.params).orgId : undefined;
+      const body = await service({ apiKey: request.headers.get("x-api-key"), orgId, searchParams: request.nextUrl.searchParams });
+      return NextResponse.json(body, { headers });
+    } catch (error) {
+      return toResponse(error, { headers });
+    }
+  };
+}
