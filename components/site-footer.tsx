@@ -7,6 +7,7 @@ export function SiteFooter() {
         <p>Hub Educacional — software livre para redes de ensino.</p>
         <nav className="flex gap-4" aria-label="Rodapé">
           <Link href="/desenvolvedor" className="hover:underline">Para desenvolvedores</Link>
+          <Link href="/docs/data-api" className="hover:underline">Data API</Link>
           <Link href="/healthz" className="hover:underline">Status</Link>
         </nav>
       </div>

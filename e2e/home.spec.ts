@@ -27,3 +27,14 @@ test("a person with two profiles picks one after signing in", async ({ page }) =
   await expect(page.getByRole("heading", { name: "Olá, Ana" })).toBeVisible();
   await expect(page.getByRole("main").getByText("Professor(a) · EMEF Monteiro Lobato")).toBeVisible();
 });
+
+test("the Data API reference page lists both endpoints and every query parameter", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("link", { name: "Data API" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Hub — Data API" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: /\/manager\/v1\/data\/\{org_id\}/ })).toBeVisible();
+  await expect(page.getByRole("heading", { name: /\/manager\/v1\/summary\/\{org_id\}/ })).toBeVisible();
+  for (const name of ["min_date", "max_date", "event", "only", "except", "user_id", "code_term", "limit", "cursor"]) {
+    await expect(page.getByRole("cell", { name, exact: true }).first()).toBeVisible();
+  }
+});
