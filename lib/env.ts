@@ -1,5 +1,14 @@
 import { z } from "zod";
 
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 // Every setting the hub reads, validated once. The README's configuration table mirrors this.
 const ZEnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -11,7 +20,10 @@ const ZEnvSchema = z.object({
   HUB_DATA_DIR: z.string().min(1).default(".data"),
   HUB_BASE_URL: z.url().optional(),
   HUB_SECRET: z.string().min(32, "HUB_SECRET must have at least 32 characters").optional(),
-  HUB_TIME_ZONE: z.string().default("America/Sao_Paulo"),
+  HUB_TIME_ZONE: z
+    .string()
+    .default("America/Sao_Paulo")
+    .refine(isTimeZone, "HUB_TIME_ZONE must be an IANA time zone such as America/Sao_Paulo"),
   DEMO_TOOL: z.enum(["0", "1"]).optional(),
 });
 
