@@ -4,7 +4,7 @@ import type { TApiKeySummary } from "@/lib/server/api-keys/verify-api-key";
 import { ZApiKeyNameSchema } from "@/lib/validations/developer";
 import { findMemberApplication } from "./find-member-application";
 import { transaction } from "@/lib/server/db/transaction";
-import { recordAudit } from "./record-audit";
+import { recordAudit } from "@/lib/server/audit/record-audit";
 
 export interface CreateApplicationKeyOptions {
   actorPersonId: string;

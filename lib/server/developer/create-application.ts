@@ -7,7 +7,7 @@ import { toDeveloperApplication, type TDeveloperApplication } from "./developer-
 import { MEMBER_APPLICATION_SELECT } from "./find-member-application";
 import { transaction } from "@/lib/server/db/transaction";
 import { parseApplicationInput } from "./parse-application-input";
-import { recordAudit } from "./record-audit";
+import { recordAudit } from "@/lib/server/audit/record-audit";
 
 export interface CreateApplicationOptions {
   actorPersonId: string;

@@ -1,7 +1,7 @@
 import { AppError } from "@/lib/errors";
 import { findMemberApplication } from "./find-member-application";
 import { transaction } from "@/lib/server/db/transaction";
-import { recordAudit } from "./record-audit";
+import { recordAudit } from "@/lib/server/audit/record-audit";
 
 export interface DeleteApplicationOptions {
   actorPersonId: string;

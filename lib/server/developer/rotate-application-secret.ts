@@ -1,7 +1,7 @@
 import { generateSecret, hashSecret } from "@/lib/oauth/secret";
 import { findMemberApplication } from "./find-member-application";
 import { transaction } from "@/lib/server/db/transaction";
-import { recordAudit } from "./record-audit";
+import { recordAudit } from "@/lib/server/audit/record-audit";
 
 export interface RotateApplicationSecretOptions {
   actorPersonId: string;

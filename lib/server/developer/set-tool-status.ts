@@ -1,7 +1,7 @@
 import { transaction } from "@/lib/server/db/transaction";
 import { toDeveloperTool, type TDeveloperTool } from "./developer-tool";
 import { findMemberTool, MEMBER_TOOL_SELECT } from "./find-member-tool";
-import { recordAudit } from "./record-audit";
+import { recordAudit } from "@/lib/server/audit/record-audit";
 
 export interface SetToolStatusOptions {
   actorPersonId: string;

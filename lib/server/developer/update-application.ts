@@ -3,7 +3,7 @@ import { toDeveloperApplication, type TDeveloperApplication } from "./developer-
 import { findMemberApplication, MEMBER_APPLICATION_SELECT } from "./find-member-application";
 import { transaction } from "@/lib/server/db/transaction";
 import { parseApplicationInput } from "./parse-application-input";
-import { recordAudit } from "./record-audit";
+import { recordAudit } from "@/lib/server/audit/record-audit";
 
 export interface UpdateApplicationOptions {
   actorPersonId: string;

@@ -9,7 +9,7 @@ import { checkLaunchCredentialsFree } from "./check-launch-credentials-free";
 import { toDeveloperTool, type TDeveloperTool } from "./developer-tool";
 import { findMemberTool, MEMBER_TOOL_SELECT } from "./find-member-tool";
 import { parseToolInput } from "./parse-tool-input";
-import { recordAudit } from "./record-audit";
+import { recordAudit } from "@/lib/server/audit/record-audit";
 
 export interface UpdateToolOptions {
   actorPersonId: string;

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { recordAudit } from "@/lib/server/audit/record-audit";
 import { AppError } from "@/lib/errors";
 import { ZIdSchema } from "@/lib/validations/management";
 import type { TManagerScope } from "./resolve-manager-scope";
@@ -11,16 +12,14 @@ export async function deletePlacement(options: { scope: TManagerScope; placement
     const placement = id.success ? await tx.placement.findUnique({ where: { id: id.data }, include: { tool: { select: { edtechId: true } } } }) : null;
     if (!placement || !reach.has(placement.institutionId)) throw new AppError("not_found", "Disponibilização não encontrada.");
     await tx.placement.delete({ where: { id: placement.id } });
-    await tx.auditLog.create({
-      data: {
-        actorPersonId: options.scope.personId,
-        action: "placement.delete",
-        targetType: "placement",
-        targetId: placement.id,
-        edtechId: placement.tool.edtechId,
-        institutionId: placement.institutionId,
-        details: { toolId: placement.toolId },
-      },
+    await recordAudit(tx, {
+      actorPersonId: options.scope.personId,
+      action: "placement.delete",
+      targetType: "placement",
+      targetId: placement.id,
+      edtechId: placement.tool.edtechId,
+      institutionId: placement.institutionId,
+      details: { toolId: placement.toolId },
     });
   });
 }

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { recordAudit } from "@/lib/server/audit/record-audit";
 import { AppError } from "@/lib/errors";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
 import { moveInstitution } from "@/lib/server/institutions/move-institution";
@@ -41,9 +42,7 @@ export async function editInstitutionTree(options: { scope: TManagerScope; comma
         break;
       }
     }
-    await tx.auditLog.create({
-      data: { actorPersonId: scope.personId, action: `institution.${command.type}`, targetType: "institution", targetId: id, institutionId: id, details },
-    });
+    await recordAudit(tx, { actorPersonId: scope.personId, action: `institution.${command.type}`, targetType: "institution", targetId: id, institutionId: id, details });
     return { id };
   });
 }

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { recordAudit } from "@/lib/server/audit/record-audit";
 import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ZIdSchema, ZPlacementInputSchema, type TPlacementInput } from "@/lib/validations/management";
@@ -44,16 +45,14 @@ export async function savePlacement(options: { scope: TManagerScope; input: TPla
     } else {
       id = (await tx.placement.create({ data })).id;
     }
-    await tx.auditLog.create({
-      data: {
-        actorPersonId: options.scope.personId,
-        action: options.placementId ? "placement.update" : "placement.create",
-        targetType: "placement",
-        targetId: id,
-        edtechId: tool.edtechId,
-        institutionId: institution.id,
-        details: { toolId: tool.id, roles: input.roles, classId: input.classId },
-      },
+    await recordAudit(tx, {
+      actorPersonId: options.scope.personId,
+      action: options.placementId ? "placement.update" : "placement.create",
+      targetType: "placement",
+      targetId: id,
+      edtechId: tool.edtechId,
+      institutionId: institution.id,
+      details: { toolId: tool.id, roles: input.roles, classId: input.classId },
     });
     return { id };
   });

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { recordAudit } from "@/lib/server/audit/record-audit";
 import { AppError } from "@/lib/errors";
 import { PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
 import { ZAccessSettingsSchema, ZIdSchema, type TAccessSettingsInput } from "@/lib/validations/management";
@@ -43,18 +44,16 @@ export async function setApplicationAccess(
     } else {
       return;
     }
-    await tx.auditLog.create({
-      data: {
-        actorPersonId: options.scope.personId,
-        action: target.rules ? "application_access.set" : "application_access.delete",
-        targetType: "application_access",
-        targetId: application.id,
-        edtechId: application.edtechId,
-        institutionId: institution.id,
-        details: {
-          before: before ? { allowed: before.allowedAttributes, anonymized: before.anonymizedAttributes } : null,
-          after: target.rules ? { allowed, anonymized } : null,
-        },
+    await recordAudit(tx, {
+      actorPersonId: options.scope.personId,
+      action: target.rules ? "application_access.set" : "application_access.delete",
+      targetType: "application_access",
+      targetId: application.id,
+      edtechId: application.edtechId,
+      institutionId: institution.id,
+      details: {
+        before: before ? { allowed: before.allowedAttributes, anonymized: before.anonymizedAttributes } : null,
+        after: target.rules ? { allowed, anonymized } : null,
       },
     });
   });

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { recordAudit } from "@/lib/server/audit/record-audit";
 import { AppError } from "@/lib/errors";
 import { mapDbError } from "@/lib/server/db/map-db-error";
 import { ZEdtechLinkSchema } from "@/lib/validations/management";
@@ -22,15 +23,13 @@ export async function setEdtechLink(options: { scope: TManagerScope; institution
         const { count } = await tx.edtechLink.deleteMany({ where: { institutionId: institution.id, edtechId: input.edtechId } });
         if (count === 0) throw new AppError("not_found", "Vínculo não encontrado nesta instituição.");
       }
-      await tx.auditLog.create({
-        data: {
-          actorPersonId: options.scope.personId,
-          action: options.linked ? "edtech_link.create" : "edtech_link.delete",
-          targetType: "edtech_link",
-          targetId: input.edtechId,
-          edtechId: input.edtechId,
-          institutionId: institution.id,
-        },
+      await recordAudit(tx, {
+        actorPersonId: options.scope.personId,
+        action: options.linked ? "edtech_link.create" : "edtech_link.delete",
+        targetType: "edtech_link",
+        targetId: input.edtechId,
+        edtechId: input.edtechId,
+        institutionId: institution.id,
       });
     });
   } catch (error) {

@@ -6,7 +6,7 @@ import { decryptSecret } from "@/lib/server/crypto/secret-box";
 import { LTI_SECRET_PURPOSE } from "@/lib/server/tools/lti-secret-purpose";
 import { findMemberTool } from "../find-member-tool";
 import { transaction } from "@/lib/server/db/transaction";
-import { recordAudit } from "../record-audit";
+import { recordAudit } from "@/lib/server/audit/record-audit";
 import { buildLaunchTestCases, type TCaseId } from "./build-launch-test-cases";
 import { postLaunch } from "./post-launch";
 import { resolveLaunchTarget, type TLookupAll } from "./resolve-launch-target";

@@ -1,6 +1,7 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { Tx } from "@/lib/server/school-data/record-change";
+import type { Tx } from "@/lib/server/db/transaction";
 
+/** The developer area's actions; the manager area's are named the same way (`placement.create`, ...). */
 export type TDeveloperAuditAction =
   | "tool.create"
   | "tool.update"
@@ -16,20 +17,24 @@ export type TDeveloperAuditAction =
 
 export interface TAuditEntry {
   actorPersonId: string;
-  action: TDeveloperAuditAction;
-  targetType: "tool" | "application" | "api_key";
+  action: TDeveloperAuditAction | `${"placement" | "institution" | "application_access" | "edtech_link"}.${string}`;
+  targetType: "tool" | "application" | "api_key" | "placement" | "institution" | "application_access" | "edtech_link";
   targetId: string;
-  edtechId: string;
+  edtechId?: string | null;
+  institutionId?: string | null;
   /** Names of what changed, prefixes, counts: never a secret, key, or hash of one. */
-  details?: Record<string, string | number | boolean | string[] | null>;
+  details?: Record<string, Prisma.InputJsonValue | null>;
 }
 
 // Any of these words in a detail name means a caller is about to log a secret; refusing here
 // turns that mistake into a failing test instead of a leak.
 const SECRET_LIKE = /secret|password|hash|^key$|token/i;
 
-/** Appends the audit row in the caller's transaction, so the action and its record commit together. */
-export async function recordAudit(tx: Tx | Prisma.TransactionClient, entry: TAuditEntry): Promise<void> {
+/**
+ * The one writer of AuditLog (developer and manager areas): appends the row in the caller's
+ * transaction, so the action and its record commit together.
+ */
+export async function recordAudit(tx: Tx, entry: TAuditEntry): Promise<void> {
   const details = entry.details ?? {};
   for (const name of Object.keys(details)) {
     if (SECRET_LIKE.test(name)) throw new Error(`audit detail "${name}" looks like a secret`);
@@ -40,7 +45,8 @@ export async function recordAudit(tx: Tx | Prisma.TransactionClient, entry: TAud
       action: entry.action,
       targetType: entry.targetType,
       targetId: entry.targetId,
-      edtechId: entry.edtechId,
+      edtechId: entry.edtechId ?? null,
+      institutionId: entry.institutionId ?? null,
       details: details as Prisma.InputJsonValue,
     },
   });
