@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { toResponse } from "@/lib/errors";
+import { JsonText } from "@/lib/server/http/json-text";
 
 type TDataApiService = (options: { apiKey: string | null; orgId: string | undefined; searchParams: URLSearchParams }) => Promise<unknown>;
 type TContext = { params: Promise<{ orgId?: string }> };
@@ -8,7 +9,8 @@ const headers = { "Cache-Control": "no-store" };
 
 /**
  * The GET handler of every Data API route (data and summary, with and without org_id): the key
- * header, the path's org_id and the query go to the service; errors become JSON with `message`.
+ * header, the path's org_id and the query go to the service; its result is sent as JSON (as is
+ * when it is already JSON text); errors become JSON with `message`.
  */
 export function dataApiGetHandler(service: TDataApiService): (request: NextRequest, context?: TContext) => Promise<NextResponse> {
   return async (request, context) => {
@@ -16,6 +18,9 @@ export function dataApiGetHandler(service: TDataApiService): (request: NextReque
       // Routes without the [orgId] segment have no params: that is the "org_id not informed" case.
       const orgId = context ? (await context.params).orgId : undefined;
       const body = await service({ apiKey: request.headers.get("x-api-key"), orgId, searchParams: request.nextUrl.searchParams });
+      // Already JSON text: sent as it is. (Compression is Next's: it drops a Content-Encoding a
+      // route sets, so a route cannot choose a cheaper one.)
+      if (body instanceof JsonText) return new NextResponse(body.text, { headers: { ...headers, "Content-Type": "application/json" } });
       return NextResponse.json(body, { headers });
     } catch (error) {
       return toResponse(error, { headers });

@@ -25,7 +25,7 @@ const ids = (body: TDataResponse) => Object.values(body.dados).flatMap((list) =>
 
 async function page(cursor: string | null, limit = 7): Promise<TDataResponse> {
   const searchParams = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
-  return readDataPage({ apiKey: partner.key, orgId: schoolId, searchParams });
+  return (await readDataPage({ apiKey: partner.key, orgId: schoolId, searchParams })).parse();
 }
 
 /** (txid, seq) of each event id, to check that pages follow the documented order. */

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
-import { combineAccessSettings, recordFilter } from "./privacy";
+import { PERSONAL_ATTRIBUTES, type TPersonalAttribute } from "@/lib/validations/data-api";
+import { combineAccessSettings, recordFilter, recordTextFilter } from "./privacy";
 import { pseudonymize } from "./pseudonym";
 
 beforeAll(() => {
@@ -53,5 +54,36 @@ describe("recordFilter", () => {
   it("records without personal attributes pass unchanged", () => {
     const filter = recordFilter({ allowed: [], anonymized: [] }, "app-1");
     expect(filter({ id: "t1", nome: "6º A" })).toEqual({ id: "t1", nome: "6º A" });
+  });
+});
+
+describe("recordTextFilter (records as the database's JSON text)", () => {
+  const configuration = { allowed: ["nome_usuario", "cpf", "idade"] as TPersonalAttribute[], anonymized: ["cpf"] as TPersonalAttribute[] };
+  // jsonb's own text form: keys ordered by length, ", " and ": " separators.
+  const texts = [
+    JSON.stringify(record()).replaceAll(",", ", ").replaceAll('":', '": '),
+    '{"id": "t1", "nome": "6º A", "periodoId": "p1"}',
+    '{"id": "t2", "nome": "Turma \\"cpf\\": 1", "email_usuario_x": "a@b"}',
+    '{"id": "u3", "cpf": null, "email_usuario": "x@escola.test", "telefone": "11999990000"}',
+  ];
+
+  it("gives what recordFilter gives, for records with and without personal attributes", () => {
+    const text = recordTextFilter(configuration, "app-1");
+    const object = recordFilter(configuration, "app-1");
+    for (const json of texts) expect(JSON.parse(text(json))).toEqual(object(JSON.parse(json) as Record<string, unknown>));
+  });
+
+  it("returns a record that has no changed attribute as the very same text, unparsed", () => {
+    const text = recordTextFilter(configuration, "app-1");
+    expect(text(texts[1]!)).toBe(texts[1]);
+    expect(text(texts[2]!)).toBe(texts[2]);
+    const raw = texts[0]!;
+    expect(text(raw)).not.toContain(record().email_usuario as string);
+    expect(text(raw)).not.toContain(record().cpf as string);
+  });
+
+  it("passes everything through when the configuration keeps every attribute", () => {
+    const all = recordTextFilter({ allowed: [...PERSONAL_ATTRIBUTES], anonymized: [] }, "app-1");
+    expect(all(texts[0]!)).toBe(texts[0]);
   });
 });

@@ -25,6 +25,14 @@ export function combineAccessSettings(settings: TAccessSettings[]): TAttributeCo
   return { allowed, anonymized };
 }
 
+/** The attributes a configuration changes (dropped or anonymized); the others are kept as stored. */
+function attributeActions(configuration: TAttributeConfiguration): { attribute: TPersonalAttribute; action: "drop" | "anonymize" }[] {
+  return PERSONAL_ATTRIBUTES.flatMap((attribute): { attribute: TPersonalAttribute; action: "drop" | "anonymize" }[] => {
+    if (!configuration.allowed.includes(attribute)) return [{ attribute, action: "drop" }];
+    return configuration.anonymized.includes(attribute) ? [{ attribute, action: "anonymize" }] : [];
+  });
+}
+
 export type TRecordFilter = (record: Record<string, unknown>) => Record<string, unknown>;
 
 /**
@@ -33,10 +41,7 @@ export type TRecordFilter = (record: Record<string, unknown>) => Record<string, 
  * without personal attributes pass through untouched.
  */
 export function recordFilter(configuration: TAttributeConfiguration, applicationId: string): TRecordFilter {
-  const actions = PERSONAL_ATTRIBUTES.map((attribute) => ({
-    attribute,
-    action: !configuration.allowed.includes(attribute) ? "drop" : configuration.anonymized.includes(attribute) ? "anonymize" : "keep",
-  })).filter((a) => a.action !== "keep");
+  const actions = attributeActions(configuration);
   const memo = new Map<string, string>();
   return (record) => {
     for (const { attribute, action } of actions) {
@@ -57,4 +62,17 @@ export function recordFilter(configuration: TAttributeConfiguration, application
     }
     return record;
   };
+}
+
+/**
+ * The same rules for a record still in the JSON text the database wrote (the Data API's hot path).
+ * A record with none of the changed attributes as a key is returned as it came, never parsed:
+ * in JSON text a key `cpf` always appears as `"cpf"`, and inside a string value that sequence
+ * is written `\"cpf\"`, so the check can only err towards parsing a record it need not.
+ */
+export function recordTextFilter(configuration: TAttributeConfiguration, applicationId: string): (json: string) => string {
+  const markers = attributeActions(configuration).map(({ attribute }) => `"${attribute}"`);
+  if (markers.length === 0) return (json) => json;
+  const filter = recordFilter(configuration, applicationId);
+  return (json) => (markers.some((m) => json.includes(m)) ? JSON.stringify(filter(JSON.parse(json) as Record<string, unknown>)) : json);
 }

@@ -24,8 +24,10 @@ export interface TEventRow {
   id: string;
   entity: TEntityName;
   kind: TEventKind;
-  record: Record<string, unknown>;
-  occurredAt: Date | string;
+  /** The record snapshot as the database writes jsonb: JSON text, parsed only when needed. */
+  record: string;
+  /** occurredAt in milliseconds since the epoch (with the microseconds as a fraction). */
+  occurredAtMs: number;
   txid: string;
   seq: string;
 }
@@ -41,7 +43,10 @@ export interface TEventPage {
   horizon: string;
 }
 
-const COLUMNS = `e.id, e.entity::text AS entity, e.kind::text AS kind, e.record, e."occurredAt", e.txid, e.seq`;
+// The record stays JSON text and the time a number: a page's rows are spliced into the response
+// (read-data-page.ts), and parsing 1,000 jsonb values and timestamps is most of a page's CPU.
+const COLUMNS = `e.id, e.entity::text AS entity, e.kind::text AS kind, e.record::text AS record,
+  (extract(epoch FROM e."occurredAt") * 1000)::float8 AS "occurredAtMs", e.txid, e.seq`;
 
 /** The WHERE conditions shared by the list and the summary (parameters appended to `params`). */
 export function eventConditions(filters: Omit<TEventFilters, "institutionIds">, params: unknown[]): string[] {
@@ -90,7 +95,7 @@ export function buildEventPageQuery(options: { filters: TEventFilters; after?: T
   }
   // LEFT JOIN: the horizon comes back even when the page is empty.
   const sql = `WITH h AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS xmin)
-    SELECT h.xmin::text AS horizon, u.id, u.entity, u.kind, u.record, u."occurredAt", u.txid::text AS txid, u.seq::text AS seq
+    SELECT h.xmin::text AS horizon, u.id, u.entity, u.kind, u.record, u."occurredAtMs", u.txid::text AS txid, u.seq::text AS seq
     FROM h LEFT JOIN (SELECT * FROM (${page}) b ORDER BY b.txid, b.seq LIMIT ${take}) u ON true
     ORDER BY u.txid, u.seq`;
   return { sql, params };

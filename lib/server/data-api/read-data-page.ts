@@ -15,7 +15,8 @@ import {
 import { authorizeDataAccess } from "./authorize-data-access";
 import { encodeCursor, laterPosition, type TCursorPosition } from "./cursor";
 import { logDataAccess } from "./log-data-access";
-import { recordFilter } from "./privacy";
+import { JsonText } from "@/lib/server/http/json-text";
+import { recordTextFilter } from "./privacy";
 import { queryEvents } from "./query-events";
 import { toEventFilters } from "./to-event-filters";
 import { formatInZone } from "./time-zone";
@@ -44,7 +45,7 @@ export async function readDataPage(options: {
   apiKey: string | null | undefined;
   orgId: string | undefined;
   searchParams: URLSearchParams;
-}): Promise<TDataResponse> {
+}): Promise<JsonText<TDataResponse>> {
   const input = queryInput(options.searchParams, PARAMETER_NAMES);
   const audit = { endpoint: "data" as const, filters: input };
   const grant = await authorizeDataAccess({ apiKey: options.apiKey, orgId: options.orgId, audit });
@@ -66,16 +67,16 @@ export async function readDataPage(options: {
     limit,
   });
 
-  const dados: Partial<Record<TEntityName, TDataEvent[]>> = {};
-  for (const entity of DADOS_ORDER) if (entities.includes(entity)) dados[entity] = [];
-  const filter = recordFilter(grant.configuration, grant.key.applicationId);
+  // The page is written as JSON text directly: records are spliced as the database wrote them
+  // (parsed only when an attribute rule applies), so no row becomes an object and back.
+  const dados = new Map<TEntityName, string[]>();
+  for (const entity of DADOS_ORDER) if (entities.includes(entity)) dados.set(entity, []);
+  const registro = recordTextFilter(grant.configuration, grant.key.applicationId);
   for (const row of page.rows) {
-    dados[row.entity]!.push({
-      id: row.id,
-      evento: row.kind,
-      ocorridoEm: formatInZone(new Date(row.occurredAt), timeZone),
-      registro: filter(row.record),
-    });
+    // id (uuid), evento (enum) and ocorridoEm (digits and signs) never need escaping.
+    dados.get(row.entity)!.push(
+      `{"id":"${row.id}","evento":"${row.kind}","ocorridoEm":"${formatInZone(row.occurredAtMs, timeZone)}","registro":${registro(row.record)}}`,
+    );
   }
 
   const last = page.rows.at(-1);
@@ -86,15 +87,14 @@ export async function readDataPage(options: {
   const resume = page.hasMore ? lastPosition! : caughtUp;
 
   logDataAccess({ ...log, status: 200, eventCount: page.rows.length });
-  return {
-    configuracao: {
-      conjuntoDadosUsuario: { atributosPermitidos: grant.configuration.allowed, atributosAnonimizados: grant.configuration.anonymized },
-    },
-    dados,
-    paginacao: {
-      limite: limit,
-      proximoCursor: page.hasMore ? encodeCursor(lastPosition!) : null,
-      cursorRetomada: encodeCursor(resume),
-    },
+  const configuracao: TDataResponse["configuracao"] = {
+    conjuntoDadosUsuario: { atributosPermitidos: grant.configuration.allowed, atributosAnonimizados: grant.configuration.anonymized },
   };
+  const paginacao: TDataResponse["paginacao"] = {
+    limite: limit,
+    proximoCursor: page.hasMore ? encodeCursor(lastPosition!) : null,
+    cursorRetomada: encodeCursor(resume),
+  };
+  const dadosJson = [...dados].map(([entity, events]) => `"${entity}":[${events.join(",")}]`).join(",");
+  return new JsonText(`{"configuracao":${JSON.stringify(configuracao)},"dados":{${dadosJson}},"paginacao":${JSON.stringify(paginacao)}}`);
 }

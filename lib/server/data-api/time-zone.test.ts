@@ -51,3 +51,27 @@ describe("instant → ISO 8601 with the zone's offset", () => {
     expect(formatInZone(instant, "America/Sao_Paulo")).toBe("2026-05-20T17:45:09.000-03:00");
   });
 });
+
+describe("formatInZone's calendar arithmetic", () => {
+  it("agrees with Date from 1900 to 2100 (a week and an odd hour apart), in several zones", () => {
+    const zones = ["UTC", "America/Sao_Paulo", "Asia/Kolkata", "America/New_York", "Pacific/Chatham"];
+    const start = Date.UTC(1900, 0, 1);
+    const end = Date.UTC(2100, 11, 31);
+    for (let ms = start, i = 0; ms <= end; ms += 7 * 86_400_000 + 3_601_001, i++) {
+      const zone = zones[i % zones.length]!;
+      const offset = zoneOffsetMs(ms, zone);
+      if (offset % 60_000 !== 0) continue;
+      const expected = new Date(ms + offset).toISOString().slice(0, 23);
+      expect(formatInZone(ms, zone).slice(0, 23)).toBe(expected);
+    }
+  });
+
+  it("takes epoch milliseconds with a fraction (microseconds from the database) and drops it", () => {
+    expect(formatInZone(Date.parse("2026-03-01T11:00:00.123Z") + 0.999, "America/Sao_Paulo")).toBe("2026-03-01T08:00:00.123-03:00");
+    expect(formatInZone(Date.parse("1969-12-31T23:59:59.999Z") + 0.5, "UTC")).toBe("1969-12-31T23:59:59.999+00:00");
+  });
+
+  it("falls back to UTC for years that have no four-digit form", () => {
+    expect(formatInZone(Date.UTC(12000, 0, 1), "UTC")).toBe(new Date(Date.UTC(12000, 0, 1)).toISOString());
+  });
+});

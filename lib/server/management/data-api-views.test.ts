@@ -38,7 +38,7 @@ beforeAll(async () => {
 
 /** The last usuario event of one profile, as GET /manager/v1/data/{org}?user_id=&only=usuario returns it. */
 async function fromDataApi(partner: TPartner, orgId: string, profileId: string) {
-  const body = await readDataPage({ apiKey: partner.key, orgId, searchParams: new URLSearchParams({ user_id: profileId, only: "usuario" }) });
+  const body = (await readDataPage({ apiKey: partner.key, orgId, searchParams: new URLSearchParams({ user_id: profileId, only: "usuario" }) })).parse();
   return { configuracao: body.configuracao, evento: body.dados.usuario!.at(-1)! };
 }
 

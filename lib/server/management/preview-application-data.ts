@@ -55,12 +55,12 @@ export async function previewApplicationData(options: {
   const page = await queryEvents({ filters: { institutionIds: subtree, entities: ["usuario"], userId: profileId }, limit: 1000 });
   const last = page.rows.at(-1);
   if (!last) return { status: "ok", configuracao, evento: null, original: null };
-  const original = structuredClone(last.record);
+  const original = JSON.parse(last.record) as Record<string, unknown>;
   const evento: TDataEvent = {
     id: last.id,
     evento: last.kind,
-    ocorridoEm: formatInZone(new Date(last.occurredAt), env().HUB_TIME_ZONE),
-    registro: recordFilter(configuration, applicationId)(last.record),
+    ocorridoEm: formatInZone(last.occurredAtMs, env().HUB_TIME_ZONE),
+    registro: recordFilter(configuration, applicationId)(JSON.parse(last.record) as Record<string, unknown>),
   };
   return { status: "ok", configuracao, evento, original };
 }
