@@ -1,6 +1,7 @@
 // Gap-free paging under concurrent writes (docs/decisions/003-gap-free-paging.md). Only meaningful
 // on PostgreSQL: PGlite has one connection, so no transaction can commit while another reads.
 import { setTimeout as sleep } from "node:timers/promises";
+import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
@@ -95,6 +96,30 @@ describe.runIf(!!process.env.DATABASE_URL)("paging while writers commit concurre
     expect(lateEvent.seq).toBeLessThan(naiveCursor);
     expect(earlyEvent.seq).toBe(naiveCursor);
     expect(seen.filter((id) => id === lateEvent.id || id === earlyEvent.id)).toEqual([lateEvent.id, earlyEvent.id]);
+  });
+
+  it("a write left open in another database of the server does not hold the feed back", async () => {
+    const drained = await page(null, 1000);
+    expect(drained.paginacao.proximoCursor).toBeNull();
+    // A session on the admin database (another database of the same server) takes an xid and waits.
+    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query("BEGIN");
+      const { xid } = (await other.query<{ xid: string }>("SELECT pg_current_xact_id()::text AS xid")).rows[0]!;
+      const profile = await createProfile({ personId: (await createPerson({ name: "Aluno Depois" })).id, institutionId: schoolId, role: "aluno" });
+      const event = await t.db.prisma.changeEvent.findFirstOrThrow({ where: { recordId: profile.id } });
+      // The server-wide snapshot xmin is held back by the other database's transaction…
+      const [cluster] = await t.db.sql.query<{ xmin: string }>("SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin");
+      expect(BigInt(cluster!.xmin)).toBeLessThanOrEqual(BigInt(xid));
+      expect(BigInt(xid)).toBeLessThan(event.txid);
+      // …but the feed serves this database's committed event at once.
+      const body = await page(drained.paginacao.cursorRetomada, 1000);
+      expect(ids(body)).toEqual([event.id]);
+    } finally {
+      await other.query("ROLLBACK");
+      await other.end();
+    }
   });
 
   it("several writers, some holding their transaction open, while a reader pages with limit 7: every event exactly once, in order", async () => {

@@ -37,8 +37,9 @@ export interface TEventPage {
   /** More matching events exist below the horizon right now. */
   hasMore: boolean;
   /**
-   * pg_snapshot_xmin of the statement's snapshot: every transaction with a smaller id had ended
-   * when the page was read, and every transaction that had not is ≥ it.
+   * The oldest transaction of this database still running at the statement's snapshot (HORIZON_SQL):
+   * every transaction of this database with a smaller id had ended when the page was read, and
+   * every one that had not is ≥ it.
    */
   horizon: string;
 }
@@ -47,6 +48,22 @@ export interface TEventPage {
 // (read-data-page.ts), and parsing 1,000 jsonb values and timestamps is most of a page's CPU.
 const COLUMNS = `e.id, e.entity::text AS entity, e.kind::text AS kind, e.record::text AS record,
   (extract(epoch FROM e."occurredAt") * 1000)::float8 AS "occurredAtMs", e.txid, e.seq`;
+
+/**
+ * The horizon: the oldest transaction of this database still running when the statement's
+ * snapshot was taken, or the snapshot's xmax when none is. pg_snapshot_xmin alone would be
+ * cluster-wide, so a write left open in another database of the server would hold the feed back;
+ * a running xid is set aside only when pg_stat_activity shows it belongs to another database (a
+ * transaction never changes database, and an xid it cannot place counts as ours), which keeps the
+ * guarantee of docs/decisions/003-gap-free-paging.md. backend_xid is the 32-bit form of the xid8.
+ */
+export const HORIZON_SQL = `SELECT COALESCE(
+    (SELECT min(x) FROM pg_snapshot_xip(s.snap) x
+      WHERE x::text::bigint % 4294967296 NOT IN (
+        SELECT a.backend_xid::text::bigint FROM pg_stat_get_activity(NULL) a
+        WHERE a.backend_xid IS NOT NULL AND a.datid <> (SELECT oid FROM pg_database WHERE datname = current_database()))),
+    pg_snapshot_xmax(s.snap))::text::bigint AS xmin
+  FROM (SELECT pg_current_snapshot() AS snap) s`;
 
 /** The WHERE conditions shared by the list and the summary (parameters appended to `params`). */
 export function eventConditions(filters: Omit<TEventFilters, "institutionIds">, params: unknown[]): string[] {
@@ -94,7 +111,7 @@ export function buildEventPageQuery(options: { filters: TEventFilters; after?: T
     page = ids.map((_, i) => branch(`e."institutionId" = (${list}::uuid[])[${i + 1}]`)).join(" UNION ALL ");
   }
   // LEFT JOIN: the horizon comes back even when the page is empty.
-  const sql = `WITH h AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS xmin)
+  const sql = `WITH h AS MATERIALIZED (${HORIZON_SQL})
     SELECT h.xmin::text AS horizon, u.id, u.entity, u.kind, u.record, u."occurredAtMs", u.txid::text AS txid, u.seq::text AS seq
     FROM h LEFT JOIN (SELECT * FROM (${page}) b ORDER BY b.txid, b.seq LIMIT ${take}) u ON true
     ORDER BY u.txid, u.seq`;

@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { database, db } from "@/lib/db";
 import { createApiKey } from "@/lib/server/api-keys/create-api-key";
 import type { TPersonalAttribute } from "@/lib/validations/data-api";
+import { HORIZON_SQL } from "./query-events";
 
 export interface TPartner {
   edtechId: string;
@@ -42,15 +43,15 @@ export async function grantAccess(
 }
 
 /**
- * Waits until every event written so far is below the snapshot horizon, i.e. visible to the Data
- * API. The horizon is cluster-wide on PostgreSQL: test files running in parallel on the same
- * server (holding transactions open on purpose) delay it for a moment. Immediate on PGlite.
+ * Waits until every event written so far is below the Data API's horizon (HORIZON_SQL), i.e.
+ * visible to it. A transaction of this database still running (an access-log flush, a test that
+ * holds one open on purpose) delays it for a moment. Immediate on PGlite.
  */
 export async function waitForVisibleEvents(timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const [row] = await database().sql.query<{ visible: boolean }>(
-      `SELECT coalesce(max(txid), 0) < pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS visible FROM "ChangeEvent"`,
+      `WITH h AS MATERIALIZED (${HORIZON_SQL}) SELECT coalesce(max(txid), 0) < (SELECT xmin FROM h) AS visible FROM "ChangeEvent"`,
     );
     if (row?.visible) return;
     if (Date.now() > deadline) throw new Error("events still behind the snapshot horizon: a transaction is held open somewhere");

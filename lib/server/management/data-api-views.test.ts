@@ -6,7 +6,7 @@ import { resetEnvCache } from "@/lib/env";
 import { flushDataAccessLogs } from "@/lib/server/data-api/log-data-access";
 import { readDataPage } from "@/lib/server/data-api/read-data-page";
 import { summarizeEvents } from "@/lib/server/data-api/summarize-events";
-import { createPartner, grantAccess, linkEdtech, type TPartner } from "@/lib/server/data-api/testing";
+import { createPartner, grantAccess, linkEdtech, waitForVisibleEvents, type TPartner } from "@/lib/server/data-api/testing";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
 import { updatePerson } from "@/lib/server/school-data/update-person";
 import { setupTestDatabase } from "@/test/database";
@@ -38,6 +38,7 @@ beforeAll(async () => {
 
 /** The last usuario event of one profile, as GET /manager/v1/data/{org}?user_id=&only=usuario returns it. */
 async function fromDataApi(partner: TPartner, orgId: string, profileId: string) {
+  await waitForVisibleEvents();
   const body = (await readDataPage({ apiKey: partner.key, orgId, searchParams: new URLSearchParams({ user_id: profileId, only: "usuario" }) })).parse();
   return { configuracao: body.configuracao, evento: body.dados.usuario!.at(-1)! };
 }
