@@ -59,27 +59,57 @@ describe("recordFilter", () => {
 
 describe("recordTextFilter (records as the database's JSON text)", () => {
   const configuration = { allowed: ["nome_usuario", "cpf", "idade"] as TPersonalAttribute[], anonymized: ["cpf"] as TPersonalAttribute[] };
-  // jsonb's own text form: keys ordered by length, ", " and ": " separators.
+  /** jsonb's own text form: ", " and ": " separators. */
+  const jsonbText = (record: Record<string, unknown>) =>
+    `{${Object.entries(record).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(", ")}}`;
   const texts = [
-    JSON.stringify(record()).replaceAll(",", ", ").replaceAll('":', '": '),
+    jsonbText(record()),
     '{"id": "t1", "nome": "6º A", "periodoId": "p1"}',
     '{"id": "t2", "nome": "Turma \\"cpf\\": 1", "email_usuario_x": "a@b"}',
     '{"id": "u3", "cpf": null, "email_usuario": "x@escola.test", "telefone": "11999990000"}',
+    // Not flat: goes through the object path.
+    '{"id": "u4", "cpf": "52998224725", "extra": {"telefone": "1"}, "tags": ["a", "b"]}',
+    // A key written with a \u escape (valid JSON, though PostgreSQL never writes it).
+    '{"id": "u5", "\\u0063pf": "52998224725", "\\u0065mail_usuario": "e@x.test"}',
   ];
 
-  it("gives what recordFilter gives, for records with and without personal attributes", () => {
-    const text = recordTextFilter(configuration, "app-1");
-    const object = recordFilter(configuration, "app-1");
-    for (const json of texts) expect(JSON.parse(text(json))).toEqual(object(JSON.parse(json) as Record<string, unknown>));
+  const object = recordFilter(configuration, "app-1");
+  const text = recordTextFilter(configuration, "app-1");
+  const same = (json: string) => expect(JSON.parse(text(json))).toEqual(object(JSON.parse(json) as Record<string, unknown>));
+
+  it("gives what recordFilter gives: flat, nested, escaped keys, marker-like strings", () => {
+    for (const json of texts) same(json);
+    expect(text(texts[5]!)).not.toContain("52998224725");
+    expect(text(texts[5]!)).not.toContain("e@x.test");
   });
 
-  it("returns a record that has no changed attribute as the very same text, unparsed", () => {
-    const text = recordTextFilter(configuration, "app-1");
+  it("gives what recordFilter gives for 2,000 random flat records, in both separator styles", () => {
+    // Strings with the characters a scanner can trip on: quotes, backslashes, separators, braces.
+    const pieces = ['"', "\\", ", ", ": ", "{", "}", "[", "]", '"cpf": ', "\\u0041", "ç", "😀", "\n", " ", "x"];
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const scalar = (): unknown => {
+      switch (random(6)) {
+        case 0: return null;
+        case 1: return random(2) === 0;
+        case 2: return random(100_000) - 50_000 + random(1000) / 1000;
+        default: return Array.from({ length: random(6) }, () => pieces[random(pieces.length)]).join("");
+      }
+    };
+    const keys = ["id", "nome_usuario", "cpf", "idade", "email_usuario", "telefone", "perfil", "x\"y", "cpf_x"];
+    for (let n = 0; n < 2000; n++) {
+      const rec: Record<string, unknown> = {};
+      for (const key of keys) if (random(3) > 0) rec[key] = scalar();
+      same(jsonbText(rec));
+      same(JSON.stringify(rec));
+    }
+  });
+
+  it("returns a record that has no changed attribute as the very same text", () => {
     expect(text(texts[1]!)).toBe(texts[1]);
     expect(text(texts[2]!)).toBe(texts[2]);
-    const raw = texts[0]!;
-    expect(text(raw)).not.toContain(record().email_usuario as string);
-    expect(text(raw)).not.toContain(record().cpf as string);
+    expect(text(texts[0]!)).not.toContain(record().email_usuario as string);
+    expect(text(texts[0]!)).not.toContain(record().cpf as string);
   });
 
   it("passes everything through when the configuration keeps every attribute", () => {
