@@ -35,12 +35,13 @@ export async function verifyApiKey(options: { key: string | null | undefined; no
     `SELECT k.id, k."applicationId", a."edtechId", k."revokedAt", k."lastUsedAt"
        FROM "ApiKey" k JOIN "OAuthApplication" a ON a.id = k."applicationId" WHERE k."keyHash" = $1`,
     [hashSecret(key)],
+    { prepared: true },
   );
   if (!row || row.revokedAt) throw new AppError("unauthorized", "Unauthorized");
   const now = options.now ?? new Date();
   const lastUsed = row.lastUsedAt ? new Date(row.lastUsedAt).getTime() : 0;
   if (now.getTime() - lastUsed >= LAST_USED_RESOLUTION_MS) {
-    await database().sql.query(`UPDATE "ApiKey" SET "lastUsedAt" = $2 WHERE id = $1`, [row.id, now]);
+    await database().sql.query(`UPDATE "ApiKey" SET "lastUsedAt" = $2 WHERE id = $1`, [row.id, now], { prepared: true });
   }
   return { apiKeyId: row.id, applicationId: row.applicationId, edtechId: row.edtechId };
 }

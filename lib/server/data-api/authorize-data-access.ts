@@ -95,7 +95,7 @@ export type TDataAccessResolution =
  * sees" preview uses, so the preview and the Data API cannot disagree.
  */
 export async function resolveDataAccess(options: { orgId: string; edtechId: string; applicationId: string }): Promise<TDataAccessResolution> {
-  const rows = await database().sql.query<TreeRow>(TREE_SQL, [options.orgId, options.edtechId, options.applicationId]);
+  const rows = await database().sql.query<TreeRow>(TREE_SQL, [options.orgId, options.edtechId, options.applicationId], { prepared: true });
   const up = rows.filter((r) => r.rel === "up"); // by depth: the institution, its parent, ...
   const self = up[0];
   if (!self || self.depth !== 0) return { status: "not_found" };

@@ -22,6 +22,7 @@ export function logDataAccess(entry: TDataAccessLogEntry): void {
       `INSERT INTO "DataAccessLog" (id, "applicationId", "institutionId", endpoint, filters, status, "eventCount")
        VALUES (gen_random_uuid(), $1, $2, $3, $4::jsonb, $5, $6)`,
       [entry.applicationId, entry.institutionId, entry.endpoint, JSON.stringify(entry.filters), entry.status, entry.eventCount ?? 0],
+      { prepared: true },
     )
     .then(
       () => undefined,

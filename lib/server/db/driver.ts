@@ -1,11 +1,33 @@
+import { createHash } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+
+export interface QueryOptions {
+  /**
+   * Keep the statement prepared on each connection (PostgreSQL): parse and plan once, then only
+   * bind and execute. For hot statements whose text is constant and whose plan does not depend
+   * on the values (an indexed lookup by key); never for text built per request.
+   */
+  prepared?: boolean;
+}
 
 /** The raw SQL surface both engines share; used by the migration runner and hot read paths. */
 export interface SqlRunner {
   /** Runs a parameterless script that may hold several statements. */
   exec(sql: string): Promise<void>;
-  query<T>(sql: string, params?: unknown[]): Promise<T[]>;
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
+}
+
+// A prepared statement's name is derived from its text, so one text always has one name and
+// two texts never share one (pg refuses a name reused for another text).
+const statementNames = new Map<string, string>();
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (!name) {
+    name = `hub_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`;
+    statementNames.set(sql, name);
+  }
+  return name;
 }
 
 export interface SqlDriver extends SqlRunner {
@@ -19,6 +41,7 @@ export function pgliteDriver(client: PGlite): SqlDriver {
     exec: async (sql) => {
       await c.exec(sql);
     },
+    // PGlite runs in this process: there is no round trip or per-connection plan cache to save.
     query: async <T>(sql: string, params: unknown[] = []) => (await c.query<T>(sql, params)).rows,
   });
   return {
@@ -34,8 +57,8 @@ export function postgresDriver(pool: pg.Pool): SqlDriver {
     exec: async (sql) => {
       await c.query(sql);
     },
-    query: async <T>(sql: string, params: unknown[] = []) =>
-      (await c.query(sql, params)).rows as T[],
+    query: async <T>(sql: string, params: unknown[] = [], options: QueryOptions = {}) =>
+      (await (options.prepared ? c.query({ name: statementName(sql), text: sql, values: params }) : c.query(sql, params))).rows as T[],
   });
   return {
     kind: "postgres",
