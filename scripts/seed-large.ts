@@ -33,6 +33,18 @@ function progress(done: number, total: number, started: number) {
   process.stderr.write(`\r  [${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} students  ${Math.round(rate)}/s  ETA ${eta}s   `);
 }
 
+/**
+ * One support teacher (AEE) per school, assigned to every class in every subject: a person with a
+ * long history, so the benchmark's user_id page is a full 1,000 events (with 250 classes or more).
+ */
+async function addSupportTeacher(options: { schoolId: string; classes: Class[]; subjects: { id: string }[]; serial: number }): Promise<void> {
+  const person = await createPerson({ name: `${personName(options.serial + 500)} (AEE)`, cpf: syntheticCpf(options.serial) });
+  const teacher = await createProfile({ personId: person.id, institutionId: options.schoolId, role: "professor" });
+  for (const cls of options.classes) {
+    for (const subject of options.subjects) await assignTeacher({ classId: cls.id, subjectId: subject.id, teacherId: teacher.id });
+  }
+}
+
 async function main() {
   const { values } = parseArgs({ options: { schools: { type: "string" }, "students-per-school": { type: "string" }, "class-size": { type: "string" } } });
   const parsed = ZArgs.safeParse(values);
@@ -62,6 +74,7 @@ async function main() {
       await assignTeacher({ classId: cls.id, subjectId: subjects[c % subjects.length]!.id, teacherId: teacher.id });
       classes.push(cls);
     }
+    await addSupportTeacher({ schoolId: school.id, classes, subjects, serial: serial++ });
     for (let i = 0; i < perSchool; i += CHUNK) {
       const n = Math.min(CHUNK, perSchool - i);
       const students = Array.from({ length: n }, (_, k) => {

@@ -3,6 +3,7 @@
 // straight to the database. Setup, usage and results: docs/performance.md.
 //
 //   DATABASE_URL=postgresql://… npx tsx bench/data-api/run.ts --base http://localhost:3200
+import os from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { buildEventPageQuery } from "@/lib/server/data-api/query-events";
@@ -24,24 +25,39 @@ const pool = new pg.Pool({ connectionString: url, max: concurrency });
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
-async function measure(fn: () => Promise<void>) {
-  for (let i = 0; i < 10; i++) await fn(); // warm-up: JIT, plan cache, buffer cache
-  const times: number[] = [];
+type TTimer = () => Promise<void>;
+const median = (times: number[]) => percentile([...times].sort((a, b) => a - b), 50);
+
+/**
+ * Sequential latency of several ways to get the same page, sampled in turns (a, b, c, a, b, c,
+ * ...) so that whatever else the machine does weighs on each the same; then throughput of each
+ * at `concurrency` for `seconds`.
+ */
+async function measure(timers: Record<string, TTimer>) {
+  const entries = Object.entries(timers);
+  for (let i = 0; i < 10; i++) for (const [, fn] of entries) await fn(); // warm-up: JIT, plan cache, buffer cache
+  const times = new Map<string, number[]>(entries.map(([name]) => [name, []]));
   for (let i = 0; i < samples; i++) {
-    const t = performance.now();
-    await fn();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  let done = 0;
-  const until = performance.now() + seconds * 1000;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < until) {
+    for (const [name, fn] of entries) {
+      const t = performance.now();
       await fn();
-      done++;
+      times.get(name)!.push(performance.now() - t);
     }
-  }));
-  return { p50: percentile(times, 50), p99: percentile(times, 99), rps: done / seconds };
+  }
+  const result: Record<string, { p50: number; p99: number; rps: number }> = {};
+  for (const [name, fn] of entries) {
+    let done = 0;
+    const until = performance.now() + seconds * 1000;
+    await Promise.all(Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        await fn();
+        done++;
+      }
+    }));
+    const sorted = times.get(name)!.sort((a, b) => a - b);
+    result[name] = { p50: median(sorted), p99: percentile(sorted, 99), rps: done / seconds };
+  }
+  return result;
 }
 
 async function main() {
@@ -60,8 +76,11 @@ async function main() {
      VALUES (gen_random_uuid(), $1, $2, ARRAY['nome_usuario','idade','email_usuario'], ARRAY['email_usuario'], now()) ON CONFLICT DO NOTHING`,
     [network.id, app.id],
   );
-  const { rows: [student] } = await pool.query<{ id: string }>(
-    `SELECT p.id FROM "Profile" p WHERE p."institutionId" = ANY($1::uuid[]) AND p.role = 'aluno' ORDER BY p.id LIMIT 1`, [network.schools],
+  // The person with the longest history in the network (seed:large's support teacher, assigned to
+  // every class in every subject), so the user_id page is a full page too.
+  const { rows: [person] } = await pool.query<{ id: string; events: string }>(
+    `SELECT p.pid AS id, count(*) AS events FROM "ChangeEvent" e CROSS JOIN LATERAL unnest(e."profileIds") AS p(pid)
+      WHERE e."institutionId" = ANY($1::uuid[]) GROUP BY p.pid ORDER BY count(*) DESC LIMIT 1`, [network.schools],
   );
   const { rows: [counts] } = await pool.query<{ events: string; students: string }>(
     `SELECT (SELECT count(*) FROM "ChangeEvent" WHERE "institutionId" = ANY($1::uuid[])) AS events,
@@ -71,31 +90,41 @@ async function main() {
   const scenarios = [
     { name: "no filter", query: "", filters: {} },
     { name: "only=turmaAluno", query: "only=turmaAluno", filters: { entities: ["turmaAluno" as const] } },
-    { name: "user_id", query: `user_id=${student!.id}`, filters: { userId: student!.id } },
+    { name: "user_id", query: `user_id=${person!.id}`, filters: { userId: person!.id } },
     { name: "code_term=2026", query: "code_term=2026", filters: { periodCode: "2026" } },
   ];
-  console.log(`Network ${network.name}: ${network.schools.length} schools, ${counts!.students} students, ${counts!.events} events.\n`);
+  console.log(`Network ${network.name}: ${network.schools.length} schools, ${counts!.students} students, ${counts!.events} events; user_id ${person!.id} has ${person!.events}.`);
+  console.log(`Load average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (${os.cpus().length} cores).\n`);
   const lines = [
-    "| page (limit=1000, org = network) | events in page | HTTP p50 ms | HTTP p99 ms | HTTP req/s | SQL p50 ms | SQL p99 ms | SQL q/s | p50 ratio |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| page (limit=1000, org = network) | events | HTTP gzip p50 | p99 | req/s | HTTP identity p50 | p99 | req/s | SQL p50 | p99 | q/s | ratio gzip | ratio identity |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const s of scenarios) {
     const target = `${base}/manager/v1/data/${network.id}?limit=1000${s.query ? `&${s.query}` : ""}`;
     let eventsInPage = 0;
-    const http = await measure(async () => {
-      const res = await fetch(target, { headers: { "x-api-key": values.key! } });
+    // Node's fetch sends "accept-encoding: gzip, deflate" (as Python's requests does); the hub
+    // (Next's compression) answers gzip. "identity" asks for the body uncompressed.
+    const http = (acceptEncoding: string | undefined): TTimer => async () => {
+      const res = await fetch(target, { headers: { "x-api-key": values.key!, ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}) } });
       if (res.status !== 200) throw new Error(`${target} answered ${res.status}: ${await res.text()}`);
       const body = (await res.json()) as { dados: Record<string, unknown[]> };
       eventsInPage = Object.values(body.dados).reduce((n, list) => n + list.length, 0);
-    });
+    };
     const { sql, params } = buildEventPageQuery({
       filters: { institutionIds, entities: [...ENTITY_NAMES], kinds: [...EVENT_KINDS], ...s.filters },
       limit: 1000,
     });
-    const raw = await measure(async () => {
-      await pool.query(sql, params);
+    const r = await measure({
+      gzip: http(undefined),
+      identity: http("identity"),
+      sql: async () => {
+        await pool.query(sql, params);
+      },
     });
-    lines.push(`| ${s.name} | ${eventsInPage} | ${http.p50.toFixed(1)} | ${http.p99.toFixed(1)} | ${http.rps.toFixed(0)} | ${raw.p50.toFixed(1)} | ${raw.p99.toFixed(1)} | ${raw.rps.toFixed(0)} | ${(http.p50 / raw.p50).toFixed(1)}× |`);
+    const cells = (m: { p50: number; p99: number; rps: number }) => `${m.p50.toFixed(1)} | ${m.p99.toFixed(1)} | ${m.rps.toFixed(0)}`;
+    lines.push(
+      `| ${s.name} | ${eventsInPage} | ${cells(r.gzip!)} | ${cells(r.identity!)} | ${cells(r.sql!)} | ${(r.gzip!.p50 / r.sql!.p50).toFixed(1)}× | ${(r.identity!.p50 / r.sql!.p50).toFixed(1)}× |`,
+    );
     console.log(lines.at(-1));
   }
   console.log(`\n${lines.join("\n")}`);
