@@ -1,7 +1,5 @@
 "use client";
-import { useSession } from "next-auth/react";
-import { useRouter } from "next/navigation";
-import { useTransition } from "react";
+import { useProfileSwitch } from "./use-profile-switch";
 
 export interface SwitcherOption {
   id: string;
@@ -10,9 +8,7 @@ export interface SwitcherOption {
 
 /** Header select that changes the session's profile; every page then acts as the new one. */
 export function ProfileSwitcher({ current, options }: { current: string; options: SwitcherOption[] }) {
-  const { update } = useSession();
-  const router = useRouter();
-  const [pending, start] = useTransition();
+  const { switchTo, pending, failed } = useProfileSwitch();
   return (
     <label className="flex items-center gap-2 text-sm">
       <span className="sr-only">Perfil</span>
@@ -21,19 +17,17 @@ export function ProfileSwitcher({ current, options }: { current: string; options
         className="max-w-64 rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
         value={current}
         disabled={pending}
-        onChange={(e) => {
-          const profileId = e.target.value;
-          start(async () => {
-            await update({ profileId });
-            router.push("/");
-            router.refresh();
-          });
-        }}
+        onChange={(e) => switchTo(e.target.value, "/")}
       >
         {options.map((o) => (
           <option key={o.id} value={o.id}>{o.label}</option>
         ))}
       </select>
+      {failed && (
+        <span role="alert" className="text-xs text-red-700">
+          Não foi possível trocar de perfil.
+        </span>
+      )}
     </label>
   );
 }

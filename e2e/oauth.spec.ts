@@ -74,7 +74,13 @@ test.describe.serial("OAuth 2 sign-in from the demo partner application", () => 
     // No picker: the hub started the flow for the profile in use.
     expect((await demoResult(page)).userId).toBe(seen.professor);
 
-    // Asking the application for another profile shows the authorization screen's picker.
+    // Asking the application for another profile shows the authorization screen's picker. A slow
+    // session endpoint must not matter: the page starts with the server's session, so a profile
+    // chosen at once is not dropped (next-auth ignores update() while its first fetch runs).
+    await page.route("**/api/auth/session", async (route) => {
+      if (route.request().method() === "GET") await new Promise((resolve) => setTimeout(resolve, 3000));
+      await route.fallback();
+    });
     await page.getByRole("link", { name: "Entrar com outro perfil" }).click();
     await expect(page.getByRole("heading", { name: "Com qual perfil você quer entrar em Aplicativo de Demonstração?" })).toBeVisible();
     await page.getByRole("button", { name: /Responsável/ }).click();

@@ -1,5 +1,6 @@
-import { getServerSession } from "next-auth";
+import { getServerSession, type Session } from "next-auth";
 import { redirect } from "next/navigation";
+import { cache } from "react";
 import { authOptions } from "@/lib/auth";
 import { db } from "@/lib/db";
 import type { InstitutionKind, Role } from "@/lib/generated/prisma/client";
@@ -10,9 +11,12 @@ export interface CurrentUser {
   profile: { id: string; role: Role; institution: { id: string; name: string; kind: InstitutionKind } } | null;
 }
 
+/** The request's session (decoded once per request; the root layout hands it to the client). */
+export const getSession = cache((): Promise<Session | null> => getServerSession(authOptions()));
+
 /** The signed-in person and chosen profile, re-read from the database on every request. */
 export async function getCurrentUser(): Promise<CurrentUser | null> {
-  const session = await getServerSession(authOptions());
+  const session = await getSession();
   if (!session?.personId) return null;
   const person = await db().person.findUnique({ where: { id: session.personId }, select: { id: true, name: true } });
   if (!person) return null;
