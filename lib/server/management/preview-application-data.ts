@@ -60,7 +60,8 @@ export async function previewApplicationData(options: {
     id: last.id,
     evento: last.kind,
     ocorridoEm: formatInZone(last.occurredAtMs, env().HUB_TIME_ZONE),
-    registro: recordFilter(configuration, applicationId)(JSON.parse(last.record) as Record<string, unknown>),
+    // A shallow copy is enough: a record is flat, and the filter only removes or replaces members.
+    registro: recordFilter(configuration, applicationId)({ ...original }),
   };
   return { status: "ok", configuracao, evento, original };
 }
