@@ -223,6 +223,14 @@ const RECORD_SCHEMAS = {
   periodo: ZPeriodoRecordSchema,
 } satisfies Record<TEntityName, z.ZodType>;
 
+/**
+ * The entities whose records can carry personal attributes (read from the record schemas above,
+ * which the OpenAPI document publishes): only their records go through the privacy rules.
+ */
+export const ENTITIES_WITH_PERSONAL_ATTRIBUTES: ReadonlySet<TEntityName> = new Set(
+  ENTITY_NAMES.filter((entity) => PERSONAL_ATTRIBUTES.some((attribute) => attribute in RECORD_SCHEMAS[entity].shape)),
+);
+
 function ZEvent<R extends z.ZodType>(record: R) {
   return z.object({
     id: ZId.describe("Identificador do evento."),

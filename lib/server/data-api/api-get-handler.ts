@@ -18,9 +18,9 @@ export function dataApiGetHandler(service: TDataApiService): (request: NextReque
       // Routes without the [orgId] segment have no params: that is the "org_id not informed" case.
       const orgId = context ? (await context.params).orgId : undefined;
       const body = await service({ apiKey: request.headers.get("x-api-key"), orgId, searchParams: request.nextUrl.searchParams });
-      // Already JSON text: sent as it is. (Compression is Next's: it drops a Content-Encoding a
-      // route sets, so a route cannot choose a cheaper one.)
-      if (body instanceof JsonText) return new NextResponse(body.text, { headers: { ...headers, "Content-Type": "application/json" } });
+      // Already JSON text: sent as it is. (Compressed by server.mjs, not here: Next drops a
+      // route's Content-Encoding; docs/decisions/007.)
+      if (body instanceof JsonText) return new NextResponse(body.bytes, { headers: { ...headers, "Content-Type": "application/json" } });
       return NextResponse.json(body, { headers });
     } catch (error) {
       return toResponse(error, { headers });

@@ -1,9 +1,18 @@
 /**
- * A response body already written as JSON text. A hot path that splices JSON the database wrote
- * (a Data API page) returns this instead of an object, and the route sends the text as it is.
+ * A response body already written as JSON, in UTF-8. A hot path that splices JSON the database
+ * wrote (a Data API page) returns this instead of an object, and the route sends the bytes as
+ * they are.
  */
 export class JsonText<T = unknown> {
-  constructor(readonly text: string) {}
+  constructor(readonly bytes: Buffer<ArrayBuffer>) {}
+
+  static of<T>(text: string): JsonText<T> {
+    return new JsonText<T>(Buffer.from(text));
+  }
+
+  get text(): string {
+    return this.bytes.toString("utf8");
+  }
 
   /** The body as an object, for in-process callers and tests. */
   parse(): T {
