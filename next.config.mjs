@@ -4,6 +4,8 @@ const nextConfig = {
   distDir: process.env.HUB_NEXT_DIST_DIR || ".next",
   // Packages that load WASM or native drivers at run time stay outside the server bundle.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "@prisma/client"],
+  // server.mjs compresses (brotli q4 / gzip level 1); Next's is gzip 6 only. See ADR 007.
+  compress: false,
   poweredByHeader: false,
   reactStrictMode: true,
   typedRoutes: false,

@@ -23,6 +23,7 @@ if (process.env.DATABASE_URL) {
 }
 
 run("npx", ["tsx", "scripts/prepare-db.ts"], { env });
-const server = spawn("npx", ["next", "start", "-p", port], { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+// The production server, as `npm start` runs it (server.mjs reads PORT from env).
+const server = spawn(process.execPath, ["server.mjs"], { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

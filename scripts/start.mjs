@@ -13,7 +13,8 @@ run("npx", ["tsx", "scripts/prepare-db.ts"], { env: { HUB_BASE_URL: baseUrl, POR
 ensureBuilt();
 
 console.log(`▸ Starting the hub on ${baseUrl} …`);
-const server = spawn("npx", ["next", "start", "-p", String(port)], {
+// server.mjs: Next's request handler behind the hub's own compression (docs/decisions/007).
+const server = spawn(process.execPath, ["server.mjs"], {
   cwd: root,
   stdio: ["ignore", "pipe", "inherit"],
   env: { ...process.env, NODE_ENV: "production", PORT: String(port), HUB_BASE_URL: baseUrl },

@@ -1,0 +1,146 @@
+// The hub's compression policy on a real HTTP server, read with node:http so the raw bytes and
+// headers are what the client gets (fetch would decompress them out of sight).
+import { createServer, request, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { brotliDecompressSync, createGunzip, gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compressionEnabled, createCompression } from "./compression.mjs";
+
+// A JSON page like the Data API's: large enough to pass the 1 KB threshold many times over.
+const BIG = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: i, evento: "insert", registro: { nome: `Aluno ${i}`, turma: `7º ano ${i % 3}` } })));
+const SMALL = JSON.stringify({ ok: true });
+const FIRST_CHUNK = "primeiro pedaço ".repeat(8);
+
+type TFlushable = ServerResponse & { flush(): void };
+
+/** Released by the client once it has read the streamed first chunk; the handler ends after. */
+let releaseStream: () => void = () => {};
+
+/** setHeader + end, not writeHead: the middleware then knows the body's length (the threshold). */
+function send(res: ServerResponse, body: string, headers: Record<string, string> = {}): void {
+  for (const [name, value] of Object.entries({ "Content-Type": "application/json", ...headers })) res.setHeader(name, value);
+  res.end(body);
+}
+
+const handlers: Record<string, (res: ServerResponse) => void> = {
+  "/big": (res) => send(res, BIG),
+  "/small": (res) => send(res, SMALL),
+  "/no-transform": (res) => send(res, BIG, { "Cache-Control": "no-transform" }),
+  "/stream": (res) => {
+    res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" });
+    res.write(FIRST_CHUNK);
+    (res as TFlushable).flush();
+    releaseStream = () => res.end("fim");
+  },
+};
+
+let server: Server;
+let port = 0;
+
+beforeAll(async () => {
+  const compress = createCompression();
+  server = createServer((req, res) => {
+    compress(req, res);
+    handlers[req.url ?? ""]!(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  releaseStream();
+  await new Promise((resolve) => {
+    server.close(resolve);
+    server.closeAllConnections(); // the client's keep-alive sockets would hold close() for 4 s
+  });
+});
+
+interface TRaw {
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+function get(path: string, acceptEncoding?: string): Promise<TRaw> {
+  return new Promise((resolve, reject) => {
+    const headers = acceptEncoding === undefined ? {} : { "accept-encoding": acceptEncoding };
+    request({ host: "127.0.0.1", port, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+describe("compression", () => {
+  it("answers gzip at level 1 when the client accepts gzip and deflate", async () => {
+    const { headers, body } = await get("/big", "gzip, deflate");
+    expect(headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(body).toString()).toBe(BIG);
+    // RFC 1952 XFL: zlib writes 4 ("fastest") only for level 1; level 6, Next's, writes 0.
+    expect(body[8]).toBe(4);
+  });
+
+  it("answers brotli when the client accepts br", async () => {
+    const { headers, body } = await get("/big", "gzip, deflate, br");
+    expect(headers["content-encoding"]).toBe("br");
+    expect(brotliDecompressSync(body).toString()).toBe(BIG);
+  });
+
+  it("sends the body as it is without Accept-Encoding or with identity", async () => {
+    for (const accept of [undefined, "identity"]) {
+      const { headers, body } = await get("/big", accept);
+      expect(headers["content-encoding"]).toBeUndefined();
+      expect(body.toString()).toBe(BIG);
+    }
+  });
+
+  it("does not compress a body under 1 KB", async () => {
+    const { headers, body } = await get("/small", "gzip, br");
+    expect(headers["content-encoding"]).toBeUndefined();
+    expect(body.toString()).toBe(SMALL);
+  });
+
+  it("does not compress a response marked Cache-Control: no-transform", async () => {
+    const { headers, body } = await get("/no-transform", "gzip, br");
+    expect(headers["content-encoding"]).toBeUndefined();
+    expect(body.toString()).toBe(BIG);
+  });
+
+  it("says the answer varies with Accept-Encoding", async () => {
+    for (const accept of ["gzip", undefined]) {
+      const { headers } = await get("/big", accept);
+      expect(headers.vary?.toLowerCase()).toContain("accept-encoding");
+    }
+  });
+
+  it("delivers a flushed chunk of a streamed response before the response ends", async () => {
+    const received = await new Promise<{ encoding: string | undefined; first: string }>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("the flushed chunk did not arrive before res.end()")), 3_000);
+      request({ host: "127.0.0.1", port, path: "/stream", headers: { "accept-encoding": "gzip" } }, (res) => {
+        let text = "";
+        const gunzip = res.pipe(createGunzip()).setEncoding("utf8");
+        gunzip.on("data", (c: string) => {
+          text += c;
+          if (text.length < FIRST_CHUNK.length) return;
+          clearTimeout(timer);
+          resolve({ encoding: res.headers["content-encoding"], first: text });
+          releaseStream();
+        });
+        gunzip.on("error", reject);
+      })
+        .on("error", reject)
+        .end();
+    });
+    expect(received.encoding).toBe("gzip");
+    expect(received.first).toBe(FIRST_CHUNK);
+  });
+
+  it("is off only with HUB_COMPRESSION=0", () => {
+    expect(compressionEnabled({})).toBe(true);
+    expect(compressionEnabled({ HUB_COMPRESSION: "1" })).toBe(true);
+    expect(compressionEnabled({ HUB_COMPRESSION: "0" })).toBe(false);
+  });
+});
