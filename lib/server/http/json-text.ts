@@ -6,10 +6,6 @@
 export class JsonText<T = unknown> {
   constructor(readonly bytes: Buffer<ArrayBuffer>) {}
 
-  static of<T>(text: string): JsonText<T> {
-    return new JsonText<T>(Buffer.from(text));
-  }
-
   get text(): string {
     return this.bytes.toString("utf8");
   }
