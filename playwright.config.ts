@@ -7,13 +7,15 @@ export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 // reaching for the network at start-up, which this machine refuses.
 export default defineConfig({
   testDir: "e2e",
-  fullyParallel: false,
-  workers: 1,
+  // Every test names or creates what it needs, so tests run in any order and side by side.
+  fullyParallel: true,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   forbidOnly: true,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [["list"]],
+  // scripts/test-repeat.mjs asks for a JSON report too, to name every failed test.
+  reporter: process.env.E2E_JSON_REPORT ? [["list"], ["json", { outputFile: process.env.E2E_JSON_REPORT }]] : [["list"]],
   outputDir: ".tmp/e2e-results",
   use: {
     baseURL: `http://localhost:${port}`,

@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
-import { Providers } from "@/components/providers";
 import { SiteFooter } from "@/components/site-footer";
 import { SiteHeader } from "@/components/site-header";
-import { getCurrentUser, getSession } from "@/lib/server/auth/current-user";
+import { getCurrentUser } from "@/lib/server/auth/current-user";
 import { listProfiles } from "@/lib/server/auth/list-profiles";
 import "./globals.css";
 
@@ -13,16 +12,14 @@ export const metadata: Metadata = {
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const [session, user] = await Promise.all([getSession(), getCurrentUser()]);
+  const user = await getCurrentUser();
   const profiles = user ? await listProfiles({ personId: user.personId }) : [];
   return (
     <html lang="pt-BR">
       <body className="flex min-h-screen flex-col">
-        <Providers session={session}>
-          <SiteHeader user={user} profiles={profiles} />
-          <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">{children}</main>
-          <SiteFooter />
-        </Providers>
+        <SiteHeader user={user} profiles={profiles} />
+        <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">{children}</main>
+        <SiteFooter />
       </body>
     </html>
   );

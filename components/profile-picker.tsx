@@ -1,6 +1,4 @@
-"use client";
-import { useState } from "react";
-import { useProfileSwitch } from "./use-profile-switch";
+import { SubmitButton } from "./submit-button";
 
 export interface PickerOption {
   id: string;
@@ -10,40 +8,50 @@ export interface PickerOption {
   unavailableReason?: string;
 }
 
-/** Shared by sign-in and the OAuth authorization screen: one profile picker in the product. */
-export function ProfilePicker({ options, callbackUrl }: { options: PickerOption[]; callbackUrl: string }) {
-  const { switchTo, pending, failed } = useProfileSwitch();
-  const [chosen, setChosen] = useState<string>();
+/**
+ * Shared by sign-in and the OAuth authorization screen: one profile picker in the product. A
+ * plain form posting to /perfil/escolher, so the first click is kept whether or not the page's
+ * scripts have arrived. `returnTo` is this picker's own address, for a refused profile.
+ */
+export function ProfilePicker({ options, callbackUrl, returnTo, refused }: { options: PickerOption[]; callbackUrl: string; returnTo: string; refused?: boolean }) {
   return (
-    <>
-      {failed && (
+    <form method="post" action="/perfil/escolher">
+      <input type="hidden" name="callbackUrl" value={callbackUrl} />
+      <input type="hidden" name="returnTo" value={returnTo} />
+      {refused && (
         <p role="alert" className="mb-3 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-          Não foi possível entrar com este perfil. Recarregue a página e tente de novo.
+          Não foi possível entrar com este perfil. Escolha um dos perfis abaixo.
         </p>
       )}
       <ul className="space-y-3">
         {options.map((o) => (
           <li key={o.id}>
-            <button
-              type="button"
-              disabled={pending || Boolean(o.unavailableReason)}
+            <SubmitButton
+              name="profileId"
+              value={o.id}
+              disabled={Boolean(o.unavailableReason)}
               aria-describedby={o.unavailableReason ? `why-${o.id}` : undefined}
-              onClick={() => {
-                setChosen(o.id);
-                switchTo(o.id, callbackUrl);
-              }}
+              pendingLabel={<ProfileLabel option={o} arrow="…" />}
               className="flex w-full items-center justify-between rounded-xl border border-slate-200 bg-white px-5 py-4 text-left shadow-sm hover:border-brand-600 disabled:cursor-not-allowed disabled:opacity-60"
             >
-              <span>
-                <span className="block font-semibold">{o.role}</span>
-                <span className="block text-sm text-slate-600">{o.institution}</span>
-                {o.unavailableReason && <span id={`why-${o.id}`} className="mt-1 block text-sm text-amber-700">{o.unavailableReason}</span>}
-              </span>
-              <span aria-hidden className="text-brand-600">{pending && chosen === o.id ? "…" : "→"}</span>
-            </button>
+              <ProfileLabel option={o} arrow="→" />
+            </SubmitButton>
           </li>
         ))}
       </ul>
+    </form>
+  );
+}
+
+function ProfileLabel({ option, arrow }: { option: PickerOption; arrow: string }) {
+  return (
+    <>
+      <span>
+        <span className="block font-semibold">{option.role}</span>
+        <span className="block text-sm text-slate-600">{option.institution}</span>
+        {option.unavailableReason && <span id={`why-${option.id}`} className="mt-1 block text-sm text-amber-700">{option.unavailableReason}</span>}
+      </span>
+      <span aria-hidden className="text-brand-600">{arrow}</span>
     </>
   );
 }

@@ -1,10 +1,10 @@
-"use client";
-import { signOut } from "next-auth/react";
-
+/** Ends the session with a plain form post (POST /sair), scripts or not. */
 export function SignOutButton() {
   return (
-    <button type="button" onClick={() => signOut({ callbackUrl: "/" })} className="rounded-md px-3 py-1.5 text-sm text-slate-600 hover:bg-slate-100">
-      Sair
-    </button>
+    <form method="post" action="/sair">
+      <button type="submit" className="rounded-md px-3 py-1.5 text-sm text-slate-600 hover:bg-slate-100">
+        Sair
+      </button>
+    </form>
   );
 }

@@ -5,10 +5,26 @@ export const DEMO_PASSWORD = "hub-demo";
 /** Signs in through the real form, as a person would. */
 export async function signIn(page: Page, login: string, password = DEMO_PASSWORD): Promise<void> {
   await page.goto("/login");
+  await fillSignIn(page, login, password);
+  await expect(page).not.toHaveURL(/\/login/);
+}
+
+/** Fills and submits the sign-in form on the page already shown. */
+export async function fillSignIn(page: Page, login: string, password = DEMO_PASSWORD): Promise<void> {
   await page.getByLabel("E-mail ou CPF").fill(login);
   await page.getByLabel("Senha").fill(password);
   await page.getByRole("button", { name: "Entrar" }).click();
-  await expect(page).not.toHaveURL(/\/login/);
+}
+
+/**
+ * A school's slow network: every script of the page and next-auth's session endpoint arrive
+ * `ms` late, so whatever the person does first happens before the page has hydrated.
+ */
+export async function slowScripts(page: Page, ms = 3_000): Promise<void> {
+  await page.route(/\/_next\/static\/.*\.js(\?|$)|\/api\/auth\/session/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await route.fallback();
+  });
 }
 
 export const test = base;

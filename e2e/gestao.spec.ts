@@ -1,10 +1,9 @@
 // The manager area (/gestao) as gestor@demo.hub.br, the network manager of the demo: school data
 // through the UI becomes exactly the Data API's events; sharing rules change the API and the
 // preview alike; a school manager cannot reach another school, through pages, routes or actions.
-import type { Page } from "@playwright/test";
+// Each test finds or creates what it needs, so the tests run in any order and beside the others.
+import type { Browser, Page } from "@playwright/test";
 import { expect, signIn, test } from "./fixtures";
-
-test.describe.configure({ mode: "serial" });
 
 const MANAGER = "gestor@demo.hub.br";
 const API_KEY = "demo-api-key";
@@ -55,16 +54,34 @@ async function dashboardCounts(page: Page, schoolId: string): Promise<Record<str
   return counts;
 }
 
-let school1 = "";
-let school2 = "";
-let studentProfileId = "";
-let minDate = "";
+async function profileIdOf(page: Page, schoolId: string, name: string): Promise<string> {
+  await page.goto(`/gestao/${schoolId}/pessoas?${new URLSearchParams({ q: name })}`);
+  await page.getByRole("link", { name, exact: true }).first().click();
+  await expect(page.getByRole("heading", { name })).toBeVisible();
+  return idFromUrl(page.url(), "pessoas");
+}
+
+/** A new application of Edtech Demo with a Data API key, made in the developer area. */
+async function newApplicationWithKey(browser: Browser, name: string): Promise<string> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, "dev@edtech.demo");
+  await page.goto("/desenvolvedor/aplicacoes/nova");
+  await page.getByLabel("Nome", { exact: true }).fill(name);
+  await page.getByLabel(/Endereços de retorno/).fill("https://regras.example/callback");
+  await page.getByRole("button", { name: "Criar aplicação" }).click();
+  await page.getByRole("link", { name: /Ver a aplicação/ }).click();
+  await page.getByRole("button", { name: "Criar chave" }).click();
+  const key = await page.getByLabel("Nova chave da API (x-api-key)").inputValue();
+  await context.close();
+  return key;
+}
 
 test("a manager's class life cycle is exactly the Data API's events, in order, and the dashboard counts follow", async ({ page }) => {
   await signIn(page, MANAGER);
-  ({ school1, school2 } = await schoolIds(page));
+  const { school1 } = await schoolIds(page);
   const before = await dashboardCounts(page, school1);
-  minDate = hubNow();
+  const minDate = hubNow();
   const className = `9º ano E2E ${Date.now() % 100_000}`;
 
   // 1. Create a class.
@@ -90,7 +107,7 @@ test("a manager's class life cycle is exactly the Data API's events, in order, a
   // 3. Change the student's phone.
   await students.getByRole("link", { name: STUDENT }).click();
   await expect(page.getByRole("heading", { name: STUDENT })).toBeVisible();
-  studentProfileId = idFromUrl(page.url(), "pessoas");
+  const studentProfileId = idFromUrl(page.url(), "pessoas");
   const personal = page.getByRole("form", { name: "Dados pessoais" });
   await personal.getByLabel("Celular").fill("(11) 97777-1234");
   await personal.getByRole("button", { name: "Salvar dados" }).click();
@@ -103,10 +120,13 @@ test("a manager's class life cycle is exactly the Data API's events, in order, a
   await page.getByRole("button", { name: "Confirmar: remover" }).click();
   await expect(page.getByText("Nenhum aluno matriculado")).toBeVisible();
 
-  // The Data API for the demo key: exactly insert, insert, update, delete, in order.
+  // The Data API for the demo key: exactly insert, insert, update, delete, in order, for this
+  // class and this student (other tests may write elsewhere in the school meanwhile).
   const body = await dataApi(page, school1, { min_date: minDate });
+  const mine = (r: Record<string, unknown>) => r.id === classId || r.turmaId === classId || r.id === studentProfileId;
   const events = Object.entries(body.dados)
     .flatMap(([entity, list]) => list.map((e) => ({ entity, ...e })))
+    .filter((e) => mine(e.registro))
     .sort((a, b) => a.ocorridoEm.localeCompare(b.ocorridoEm));
   expect(events.map((e) => `${e.entity}.${e.evento}`)).toEqual(["turma.insert", "turmaAluno.insert", "usuario.update", "turmaAluno.delete"]);
   expect(events[0]!.registro).toMatchObject({ id: classId, nome: className, serie: "9º ano", codigoPeriodo: "2026" });
@@ -128,36 +148,56 @@ test("a manager's class life cycle is exactly the Data API's events, in order, a
   });
 });
 
-test("allowed → anonymized changes the next Data API response, its configuracao and the preview", async ({ page }) => {
+test("allowed → anonymized changes the next Data API response, its configuracao and the preview", async ({ page, browser }) => {
+  // Its own application, so the demo application's rules stay as the other tests expect them.
+  const appName = `Regras E2E ${Date.now() % 1_000_000}`;
+  const key = await newApplicationWithKey(browser, appName);
   await signIn(page, MANAGER);
+  const { school1 } = await schoolIds(page);
+  const studentProfileId = await profileIdOf(page, school1, STUDENT);
+  const read = async (profileId: string) => {
+    const response = await page.request.get(`/manager/v1/data/${school1}?${new URLSearchParams({ user_id: profileId, only: "usuario" })}`, { headers: { "x-api-key": key } });
+    expect(response.status()).toBe(200);
+    return (await response.json()) as DataBody;
+  };
+
   await page.goto(`/gestao/${school1}/aplicativos`);
-  const rules = page.getByRole("form", { name: "Regras de Aplicativo de Demonstração" });
-  await rules.getByRole("group", { name: "Nome (nome_usuario)" }).getByLabel("Anonimizado").check();
+  const rules = page.getByRole("form", { name: `Regras de ${appName}` });
+  const rule = (attribute: string, label: string) => rules.getByRole("group", { name: attribute }).getByLabel(label, { exact: true }).check();
+  await rules.getByLabel("Configuração própria").check();
+  await rule("Nome (nome_usuario)", "Compartilhado");
+  await rule("Data de nascimento (idade)", "Compartilhado");
+  await rule("E-mail (email_usuario)", "Anonimizado");
+  await rules.getByRole("button", { name: "Salvar regras" }).click();
+  await expect(rules.getByRole("status")).toContainText("Regras de compartilhamento salvas");
+  expect((await read(studentProfileId)).dados.usuario!.at(-1)!.registro.nome_usuario).toBe(STUDENT);
+
+  await rule("Nome (nome_usuario)", "Anonimizado");
   await rules.getByRole("button", { name: "Salvar regras" }).click();
   await expect(rules.getByRole("status")).toContainText("Regras de compartilhamento salvas");
 
-  const api = await dataApi(page, school1, { user_id: studentProfileId, only: "usuario" });
+  const api = await read(studentProfileId);
   expect(api.configuracao.conjuntoDadosUsuario).toEqual({ atributosPermitidos: ["nome_usuario", "idade", "email_usuario"], atributosAnonimizados: ["nome_usuario", "email_usuario"] });
   const last = api.dados.usuario!.at(-1)!;
   expect(String(last.registro.nome_usuario)).toMatch(/^Usuário [0-9a-f]{8}$/);
 
-  const previewLink = page.getByRole("link", { name: "Ver o que esta aplicação recebe" }).first();
-  const appId = new URL((await previewLink.getAttribute("href"))!, "http://x").searchParams.get("app")!;
+  const appId = (await page.locator("li", { has: rules }).locator('[data-testid^="status-"]').getAttribute("data-testid"))!.slice("status-".length);
   await page.goto(`/gestao/${school1}/aplicativos?app=${appId}&pessoa=${studentProfileId}`);
   const preview = JSON.parse(await page.getByTestId("preview-api").innerText()) as DataBody;
   expect(preview.configuracao).toEqual(api.configuracao);
   expect(preview.dados.usuario).toEqual([last]);
 
-  // Back to the demo's rules, for whatever runs next against this server.
+  // And back: the next response carries the name again.
   await page.goto(`/gestao/${school1}/aplicativos`);
-  await rules.getByRole("group", { name: "Nome (nome_usuario)" }).getByLabel("Compartilhado", { exact: true }).check();
+  await rule("Nome (nome_usuario)", "Compartilhado");
   await rules.getByRole("button", { name: "Salvar regras" }).click();
   await expect(rules.getByRole("status")).toContainText("Regras de compartilhamento salvas");
-  expect((await dataApi(page, school1, { user_id: studentProfileId, only: "usuario" })).dados.usuario!.at(-1)!.registro.nome_usuario).toBe(STUDENT);
+  expect((await read(studentProfileId)).dados.usuario!.at(-1)!.registro.nome_usuario).toBe(STUDENT);
 });
 
 test("a school-1 manager cannot see or change school 2: pages, the import route and server actions", async ({ page, baseURL }) => {
   await signIn(page, MANAGER);
+  const { school1, school2 } = await schoolIds(page);
   await page.goto(`/gestao/${school2}/turmas`);
   const school2ClassHref = (await page.getByRole("table", { name: "Turmas" }).getByRole("link").first().getAttribute("href"))!;
   const school2ClassId = school2ClassHref.split("/").at(-1)!;
@@ -215,6 +255,7 @@ test("a school-1 manager cannot see or change school 2: pages, the import route 
 
 test("CSV import: a file with bad rows imports nothing and lists each; a good file imports fully", async ({ page }) => {
   await signIn(page, MANAGER);
+  const { school2 } = await schoolIds(page);
   await page.goto(`/gestao/${school2}/importar`);
   const kind = page.getByLabel("Tipo de arquivo");
   const file = page.getByLabel("Arquivo CSV", { exact: true });

@@ -1,23 +1,30 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/login-form";
-import { SIGN_IN_ERRORS } from "@/lib/auth";
-import { safeCallbackUrl } from "@/lib/labels";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
+import { safeCallbackUrl } from "@/lib/server/http/safe-callback-url";
 
 export const metadata: Metadata = { title: "Entrar" };
+
+const SIGN_IN_ERRORS: Record<string, string> = {
+  MissingCredentials: "Informe o e-mail ou CPF e a senha.",
+  CredentialsSignin: "E-mail/CPF ou senha incorretos.",
+  TooManyAttempts: "Muitas tentativas sem sucesso. Aguarde 15 minutos e tente novamente.",
+};
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const callbackUrl = safeCallbackUrl(params.callbackUrl);
   if (await getCurrentUser()) redirect(`/perfil?callbackUrl=${encodeURIComponent(callbackUrl)}`);
   const errorKey = typeof params.error === "string" ? params.error : undefined;
+  // Own keys only: ?error=constructor must not pick up Object.prototype's members.
+  const error = errorKey === undefined ? undefined : Object.hasOwn(SIGN_IN_ERRORS, errorKey) ? SIGN_IN_ERRORS[errorKey] : "Não foi possível entrar.";
   return (
     <section className="mx-auto max-w-sm">
       <h1 className="text-2xl font-bold">Entrar no Hub</h1>
       <p className="mt-2 text-sm text-slate-600">Use o e-mail ou o CPF cadastrado pela sua escola.</p>
       <div className="mt-6 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-        <LoginForm callbackUrl={callbackUrl} initialError={errorKey ? (SIGN_IN_ERRORS[errorKey] ?? "Não foi possível entrar.") : undefined} />
+        <LoginForm callbackUrl={callbackUrl} error={error} />
       </div>
     </section>
   );

@@ -2,9 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { ProfilePicker } from "@/components/profile-picker";
-import { ROLE_LABEL, safeCallbackUrl } from "@/lib/labels";
+import { ROLE_LABEL } from "@/lib/labels";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
 import { listProfiles } from "@/lib/server/auth/list-profiles";
+import { safeCallbackUrl } from "@/lib/server/http/safe-callback-url";
 
 export const metadata: Metadata = { title: "Escolha o perfil" };
 
@@ -34,6 +35,8 @@ export default async function ProfilePage({ searchParams }: { searchParams: Prom
         <div className="mt-6">
           <ProfilePicker
             callbackUrl={callbackUrl}
+            returnTo={`/perfil?${new URLSearchParams({ callbackUrl, trocar: "1" })}`}
+            refused={params.erro === "perfil"}
             options={profiles.map((p) => ({ id: p.id, role: ROLE_LABEL[p.role], institution: p.institution.name }))}
           />
         </div>

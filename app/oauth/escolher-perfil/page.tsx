@@ -21,7 +21,10 @@ function toQuery(params: SearchParams): URLSearchParams {
 /** The profile picker of the authorization screen (decide-authorization.ts sends people here). */
 export default async function ChooseProfileForApplication({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await getCurrentUser();
-  const screen = await prepareProfileChoice({ query: toQuery(await searchParams), personId: user?.personId ?? null });
+  const query = toQuery(await searchParams);
+  const refused = query.get("erro") === "perfil";
+  query.delete("erro");
+  const screen = await prepareProfileChoice({ query, personId: user?.personId ?? null });
   if (screen.kind === "redirect") redirect(screen.location);
   if (screen.kind === "sign_in") redirect(screen.loginUrl);
   if (screen.kind === "error_page") {
@@ -54,6 +57,8 @@ export default async function ChooseProfileForApplication({ searchParams }: { se
       <div className="mt-6">
         <ProfilePicker
           callbackUrl={screen.continueUrl}
+          returnTo={`/oauth/escolher-perfil?${query}`}
+          refused={refused}
           options={choices.map((c) => ({
             id: c.id,
             role: ROLE_LABEL[c.role],

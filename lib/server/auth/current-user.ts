@@ -11,8 +11,8 @@ export interface CurrentUser {
   profile: { id: string; role: Role; institution: { id: string; name: string; kind: InstitutionKind } } | null;
 }
 
-/** The request's session (decoded once per request; the root layout hands it to the client). */
-export const getSession = cache((): Promise<Session | null> => getServerSession(authOptions()));
+/** The request's session, decoded once per request. */
+const getSession = cache((): Promise<Session | null> => getServerSession(authOptions()));
 
 /** The signed-in person and chosen profile, re-read from the database on every request. */
 export async function getCurrentUser(): Promise<CurrentUser | null> {

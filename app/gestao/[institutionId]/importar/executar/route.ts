@@ -4,6 +4,7 @@ import { getCurrentUser } from "@/lib/server/auth/current-user";
 import { resolveManagerScope } from "@/lib/server/management/resolve-manager-scope";
 import { requireInReach } from "@/lib/server/management/require-in-reach";
 import { streamImport } from "@/lib/server/management/stream-import";
+import { isSameOriginPost } from "@/lib/server/http/same-origin";
 import { IMPORT_MAX_BYTES, ZImportKindSchema } from "@/lib/validations/management";
 
 export const dynamic = "force-dynamic";
@@ -16,8 +17,7 @@ export const runtime = "nodejs";
  */
 export async function POST(request: NextRequest, context: { params: Promise<{ institutionId: string }> }): Promise<Response> {
   try {
-    const origin = request.headers.get("origin");
-    if (origin && origin !== request.nextUrl.origin) throw new AppError("forbidden", "Origem não permitida.");
+    if (!isSameOriginPost(request.headers, request.nextUrl.origin)) throw new AppError("forbidden", "Origem não permitida.");
     const user = await getCurrentUser();
     if (!user?.profile) throw new AppError("unauthorized", "Entre novamente para importar.");
     const scope = await resolveManagerScope({ personId: user.personId, profileId: user.profile.id }).catch(() => {

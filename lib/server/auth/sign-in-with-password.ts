@@ -1,0 +1,22 @@
+import type { JWT } from "next-auth/jwt";
+import { authenticatePerson } from "./authenticate-person";
+import { listProfiles } from "./list-profiles";
+
+export type TSignInError = "MissingCredentials" | "CredentialsSignin" | "TooManyAttempts";
+
+/**
+ * Checks a login and password and returns the session's claims: the person, and the profile
+ * already chosen when the person has only one (the picker is for people with several).
+ */
+export async function signInWithPassword(options: { login: string; password: string; ip: string }): Promise<{ ok: true; token: JWT } | { ok: false; error: TSignInError }> {
+  const login = options.login.slice(0, 254);
+  const password = options.password.slice(0, 200);
+  if (!login.trim() || !password) return { ok: false, error: "MissingCredentials" };
+  const result = await authenticatePerson({ login, password, ip: options.ip });
+  if (!result.ok) return { ok: false, error: result.reason === "too_many_attempts" ? "TooManyAttempts" : "CredentialsSignin" };
+  const profiles = await listProfiles({ personId: result.person.id });
+  return {
+    ok: true,
+    token: { sub: result.person.id, name: result.person.name, email: result.person.email, profileId: profiles.length === 1 ? profiles[0]!.id : null },
+  };
+}
