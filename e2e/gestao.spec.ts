@@ -172,6 +172,8 @@ test("allowed → anonymized changes the next Data API response, its configuraca
   await expect(rules.getByRole("status")).toContainText("Regras de compartilhamento salvas");
   expect((await read(studentProfileId)).dados.usuario!.at(-1)!.registro.nome_usuario).toBe(STUDENT);
 
+  // A fresh page for each save, so the status seen is this save's.
+  await page.goto(`/gestao/${school1}/aplicativos`);
   await rule("Nome (nome_usuario)", "Anonimizado");
   await rules.getByRole("button", { name: "Salvar regras" }).click();
   await expect(rules.getByRole("status")).toContainText("Regras de compartilhamento salvas");

@@ -6,11 +6,13 @@ export interface RenderedPage {
   csp: string;
 }
 
-// Submits at once. Chromium replaces the history entry of a page that navigates before it has
-// loaded, so Back from the tool skips this page; a browser that keeps the entry would bring the
-// person back here, and re-submitting then would bounce them straight into the tool again.
+// Submits at once. Chromium usually replaces the history entry of a page that navigates before it
+// has loaded, so Back from the tool skips this page; but not always (a busy machine, another
+// browser), and re-submitting on Back would bounce the person straight into the tool again. So
+// Back to this page goes on to the gallery, as if the entry had been replaced (the "came back"
+// note and its buttons stay for a browser that does not follow).
 const AUTO_SUBMIT = `(function(){var n=performance.getEntriesByType?performance.getEntriesByType("navigation")[0]:null;` +
-  `if(n&&n.type==="back_forward"){document.getElementById("lti-back").hidden=false;return;}` +
+  `if(n&&n.type==="back_forward"){document.getElementById("lti-back").hidden=false;location.replace("/");return;}` +
   `document.getElementById("lti-launch").submit();})();`;
 
 const BRAND = `<div class="brand"><span class="logo" aria-hidden="true">H</span>Hub Educacional</div>`;
