@@ -69,7 +69,9 @@ describe("Data API query", () => {
     expect(requestedEntities({ except: ["usuario"] })).not.toContain("usuario");
   });
 
-  it("the summary query has no user_id, code_term, limit or cursor", () => {
-    expect(ZSummaryQuerySchema.parse({ user_id: "x", limit: "0", event: "delete" })).toEqual({ event: ["delete"] });
+  it("the summary query is narrowed by user_id and code_term as the data is, and has no limit or cursor", () => {
+    const userId = "0b6f3c1e-6d1a-4c7e-9a51-2f4a9a0c1d2e";
+    expect(ZSummaryQuerySchema.parse({ user_id: userId.toUpperCase(), code_term: "2026", limit: "0", cursor: "x", event: "delete" })).toEqual({ user_id: userId, code_term: "2026", event: ["delete"] });
+    expect(ZSummaryQuerySchema.safeParse({ user_id: "x" }).success).toBe(false);
   });
 });

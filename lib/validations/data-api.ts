@@ -95,8 +95,8 @@ const ZFilterShape = {
   except: ZCommaList("except", ENTITY_NAMES, "Deixa estas entidades de fora. Omitido: nenhuma."),
 };
 
-const ZDataShape = {
-  ...ZFilterShape,
+/** The filters that narrow the data: on both endpoints (the summary counts what the data returns). */
+const ZNarrowShape = {
   user_id: z
     .guid({ message: "user_id deve ser um UUID" })
     .transform((s) => s.toLowerCase())
@@ -104,13 +104,18 @@ const ZDataShape = {
   code_term: z
     .string()
     .regex(/^[A-Za-z0-9._-]{1,32}$/, "code_term: código de período inválido")
-    .meta({ description: "Só eventos deste período (código, como 2026): o período, suas turmas, matrículas e atribuições de professores.", example: "2026" }),
+    .meta({ description: "Restringe ao período (código, como 2026) as entidades que têm período: o período, suas turmas, matrículas e atribuições de professores. As que não têm período (usuario, disciplina, responsavelAluno) não são restringidas.", example: "2026" }),
+};
+
+const ZDataShape = {
+  ...ZFilterShape,
+  ...ZNarrowShape,
   limit: z
     .string()
     .regex(/^\d{1,6}$/, `limit: informe um inteiro de 1 a ${DATA_API_MAX_LIMIT}`)
     .transform(Number)
     .pipe(z.number().int().min(1, `limit: mínimo 1`).max(DATA_API_MAX_LIMIT, `limit: máximo ${DATA_API_MAX_LIMIT}`))
-    .meta({ description: `Eventos por página (padrão ${DATA_API_DEFAULT_LIMIT}, máximo ${DATA_API_MAX_LIMIT}).`, example: "1000" }),
+    .meta({ description: `Eventos por página (máximo ${DATA_API_MAX_LIMIT}). Sem \`limit\` e sem \`cursor\`, a resposta traz todos os eventos que atendem aos filtros, enviados em fluxo; com \`cursor\` e sem \`limit\`, páginas de ${DATA_API_DEFAULT_LIMIT}.`, example: "1000" }),
   cursor: z
     .string()
     .transform((raw, ctx) => {
@@ -141,12 +146,12 @@ export const ZDataQuerySchema = z.object(optionalShape(ZDataShape)).superRefine(
 export type TDataQuery = z.output<typeof ZDataQuerySchema>;
 
 /** Query of GET /manager/v1/summary/{org_id}. */
-export const ZSummaryQuerySchema = z.object(optionalShape(ZFilterShape)).superRefine(minNotAfterMax);
+export const ZSummaryQuerySchema = z.object(optionalShape({ ...ZFilterShape, ...ZNarrowShape })).superRefine(minNotAfterMax);
 export type TSummaryQuery = z.output<typeof ZSummaryQuerySchema>;
 
 /** The query parameters each endpoint reads, with their schema (for OpenAPI). */
 export const DATA_QUERY_PARAMETERS = ZDataShape;
-export const SUMMARY_QUERY_PARAMETERS = ZFilterShape;
+export const SUMMARY_QUERY_PARAMETERS = { ...ZFilterShape, ...ZNarrowShape };
 
 const LIST_PARAMETERS = new Set(["event", "only", "except"]);
 
@@ -263,7 +268,7 @@ export const ZDataResponseSchema = z
       } satisfies Record<TEntityName, z.ZodType>)
       .describe("Eventos da página agrupados por entidade; só as entidades pedidas aparecem (com lista vazia se não houver eventos)."),
     paginacao: z.object({
-      limite: z.number().int(),
+      limite: z.number().int().nullable().describe("Eventos por página; null quando o pedido não tinha `limit` nem `cursor` e a resposta traz todos os eventos."),
       proximoCursor: z.string().nullable().describe("Cursor da próxima página; null quando não há mais eventos agora."),
       cursorRetomada: z.string().describe("Posição depois de tudo o que esta leitura examinou: guarde e use como `cursor` para receber, mais tarde, só eventos novos."),
     }),

@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { toResponse } from "@/lib/errors";
-import { JsonText } from "@/lib/server/http/json-text";
+import { JsonStream, JsonText } from "@/lib/server/http/json-text";
 
 type TDataApiService = (options: { apiKey: string | null; orgId: string | undefined; searchParams: URLSearchParams }) => Promise<unknown>;
 type TContext = { params: Promise<{ orgId?: string }> };
@@ -16,11 +16,12 @@ export function dataApiGetHandler(service: TDataApiService): (request: NextReque
   return async (request, context) => {
     try {
       // Routes without the [orgId] segment have no params: that is the "org_id not informed" case.
-      const orgId = context ? (await context.params).orgId : undefined;
+      const orgId = (await context?.params)?.orgId;
       const body = await service({ apiKey: request.headers.get("x-api-key"), orgId, searchParams: request.nextUrl.searchParams });
       // Already JSON text: sent as it is. (Compressed by server.mjs, not here: Next drops a
       // route's Content-Encoding; docs/decisions/007.)
       if (body instanceof JsonText) return new NextResponse(body.bytes, { headers: { ...headers, "Content-Type": "application/json" } });
+      if (body instanceof JsonStream) return new NextResponse(body.stream(), { headers: { ...headers, "Content-Type": "application/json" } });
       return NextResponse.json(body, { headers });
     } catch (error) {
       return toResponse(error, { headers });

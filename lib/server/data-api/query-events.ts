@@ -79,17 +79,42 @@ export function eventConditions(filters: Omit<TEventFilters, "institutionIds">, 
     where.push(kinds.length === 1 ? `e.kind = ${p(kinds[0])}::"ChangeKind"` : `e.kind = ANY(${p(kinds)}::text[]::"ChangeKind"[])`);
   }
   if (filters.userId) where.push(`e."profileIds" @> ARRAY[${p(filters.userId)}]::text[]`);
-  if (filters.periodCode) where.push(`e."periodCode" = ${p(filters.periodCode)}`);
+  // Entities with a term (periodo, turma, turmaAluno, disciplinaProfessor) are narrowed to it; the
+  // others (usuario, disciplina, responsavelAluno) have no term and pass (docs/data-api.md).
+  if (filters.periodCode) where.push(`(e."periodCode" = ${p(filters.periodCode)} OR e."periodCode" IS NULL)`);
   if (filters.from) where.push(`e."occurredAt" >= ${p(filters.from.toISOString())}::timestamptz`);
   if (filters.until) where.push(`e."occurredAt" < ${p(filters.until.toISOString())}::timestamptz`);
   return where;
 }
 
+/**
+ * The horizon of a read with `min_date` (docs/decisions/013-min-date-polling.md): also below
+ * every event that started after the oldest transaction of this database still running (less a
+ * second, for a transaction that has begun but not yet shown in pg_stat_activity). Every event
+ * such a read returns is then older (`ocorridoEm`) than any event that can become visible later,
+ * so a client polling with min_date = the last ocorridoEm it saw loses nothing; and the cut stays
+ * a position, so paging and `cursorRetomada` keep their guarantee. `ids` is the parameter of
+ * the institution list. occurredAt is the writing transaction's start (the column's default).
+ */
+function timeSafeHorizonSql(ids: string): string {
+  return `SELECT LEAST(h0.xmin, COALESCE((
+      SELECT min(e.txid) FROM "ChangeEvent" e
+      WHERE e."institutionId" = ANY(${ids}::uuid[]) AND e.txid < h0.xmin
+        AND e."occurredAt" >= (
+          SELECT LEAST(min(a.xact_start), now()) - interval '1 second' FROM pg_stat_get_activity(NULL) a
+          WHERE a.datid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND a.xact_start IS NOT NULL)
+    ), h0.xmin)) AS xmin
+    FROM (${HORIZON_SQL}) h0`;
+}
+
 /** The SQL of one page; exported for the benchmark's "equivalent raw SQL" and for EXPLAIN. */
-export function buildEventPageQuery(options: { filters: TEventFilters; after?: TCursorPosition; limit: number }): { sql: string; params: unknown[] } {
+export function buildEventPageQuery(options: { filters: TEventFilters; after?: TCursorPosition; limit: number; horizon?: string }): { sql: string; params: unknown[] } {
   const { filters, after, limit } = options;
   const params: unknown[] = [];
   const p = (value: unknown) => `$${params.push(value)}`;
+  // A read that spans several statements (a whole feed, streamed) keeps the first one's horizon:
+  // every transaction below it had ended then, so each statement sees the same events below it.
+  const horizonSql = options.horizon !== undefined ? `SELECT ${p(options.horizon)}::bigint AS xmin` : filters.from ? timeSafeHorizonSql(p(filters.institutionIds)) : HORIZON_SQL;
   const where = eventConditions(filters, params);
   if (after) where.push(`(e.txid, e.seq) > (${p(after.txid)}::bigint, ${p(after.seq)}::bigint)`);
   // The horizon is computed once (h) and read by every branch, so the cut and the horizon the
@@ -111,14 +136,14 @@ export function buildEventPageQuery(options: { filters: TEventFilters; after?: T
     page = ids.map((_, i) => branch(`e."institutionId" = (${list}::uuid[])[${i + 1}]`)).join(" UNION ALL ");
   }
   // LEFT JOIN: the horizon comes back even when the page is empty.
-  const sql = `WITH h AS MATERIALIZED (${HORIZON_SQL})
+  const sql = `WITH h AS MATERIALIZED (${horizonSql})
     SELECT h.xmin::text AS horizon, u.id, u.entity, u.kind, u.record, u."occurredAtMs", u.txid::text AS txid, u.seq::text AS seq
     FROM h LEFT JOIN (SELECT * FROM (${page}) b ORDER BY b.txid, b.seq LIMIT ${take}) u ON true
     ORDER BY u.txid, u.seq`;
   return { sql, params };
 }
 
-export async function queryEvents(options: { filters: TEventFilters; after?: TCursorPosition; limit: number }): Promise<TEventPage> {
+export async function queryEvents(options: { filters: TEventFilters; after?: TCursorPosition; limit: number; horizon?: string }): Promise<TEventPage> {
   const { sql, params } = buildEventPageQuery(options);
   const result = await database().sql.query<TEventRow & { horizon: string; id: string | null }>(sql, params);
   const horizon = result[0]!.horizon;

@@ -16,7 +16,7 @@ import {
 import { authorizeDataAccess } from "./authorize-data-access";
 import { encodeCursor, laterPosition, type TCursorPosition } from "./cursor";
 import { logDataAccess } from "./log-data-access";
-import { JsonText } from "@/lib/server/http/json-text";
+import { JsonStream, JsonText } from "@/lib/server/http/json-text";
 import { recordTextFilter } from "./privacy";
 import { queryEvents, type TEventRow } from "./query-events";
 import { toEventFilters } from "./to-event-filters";
@@ -32,21 +32,22 @@ export interface TDataEvent {
 export interface TDataResponse {
   configuracao: { conjuntoDadosUsuario: { atributosPermitidos: TPersonalAttribute[]; atributosAnonimizados: TPersonalAttribute[] } };
   dados: Partial<Record<TEntityName, TDataEvent[]>>;
-  paginacao: { limite: number; proximoCursor: string | null; cursorRetomada: string };
+  /** `limite` is null when the request asked for everything (neither limit nor cursor). */
+  paginacao: { limite: number | null; proximoCursor: string | null; cursorRetomada: string };
 }
 
 const PARAMETER_NAMES = Object.keys(DATA_QUERY_PARAMETERS);
 
+type TReadOptions = { apiKey: string | null | undefined; orgId: string | undefined; searchParams: URLSearchParams };
+
+/** Events read per statement when a whole feed is streamed: one page's worth of memory at a time. */
+const STREAM_CHUNK = 1000;
+
 /**
- * GET /manager/v1/data/{org_id}: authorizes (status order in authorize-data-access.ts), then
- * validates the query (400 naming the parameter), reads one page of events of the institution
- * and its descendants, and applies the institution's attribute rules for the key's application.
+ * Authorizes (status order in authorize-data-access.ts), then validates the query (400 naming
+ * the parameter): what every read of GET /manager/v1/data/{org_id} starts with.
  */
-export async function readDataPage(options: {
-  apiKey: string | null | undefined;
-  orgId: string | undefined;
-  searchParams: URLSearchParams;
-}): Promise<JsonText<TDataResponse>> {
+async function prepareRead(options: TReadOptions) {
   const input = queryInput(options.searchParams, PARAMETER_NAMES);
   const audit = { endpoint: "data" as const, filters: input };
   const grant = await authorizeDataAccess({ apiKey: options.apiKey, orgId: options.orgId, audit });
@@ -61,12 +62,41 @@ export async function readDataPage(options: {
   const query = parsed.data;
   const timeZone = env().HUB_TIME_ZONE;
   const entities = requestedEntities(query);
-  const limit = query.limit ?? DATA_API_DEFAULT_LIMIT;
-  const page = await queryEvents({
+  return {
+    query,
+    log,
+    timeZone,
+    entities,
     filters: { ...toEventFilters(query, timeZone), institutionIds: grant.subtree.map((i) => i.id), entities, kinds: requestedKinds(query) },
-    after: query.cursor,
-    limit,
-  });
+    configuracao: {
+      conjuntoDadosUsuario: { atributosPermitidos: grant.configuration.allowed, atributosAnonimizados: grant.configuration.anonymized },
+    } satisfies TDataResponse["configuracao"],
+    registro: recordTextFilter(grant.configuration, grant.key.applicationId),
+  };
+}
+
+/**
+ * GET /manager/v1/data/{org_id}. A request with neither `limit` nor `cursor` (the call as the
+ * contract shows it) gets every matching event, streamed; a request with either gets one page.
+ */
+export async function readData(options: TReadOptions): Promise<JsonText<TDataResponse> | JsonStream> {
+  const read = await prepareRead(options);
+  if (read.query.limit === undefined && read.query.cursor === undefined) return streamWholeFeed(read);
+  return pageOf(read);
+}
+
+/**
+ * One page of events of the institution and its descendants, with the institution's attribute
+ * rules for the key's application applied (`limit` defaults to 1000).
+ */
+export async function readDataPage(options: TReadOptions): Promise<JsonText<TDataResponse>> {
+  return pageOf(await prepareRead(options));
+}
+
+async function pageOf(read: Awaited<ReturnType<typeof prepareRead>>): Promise<JsonText<TDataResponse>> {
+  const { query, log, timeZone, entities, filters, configuracao, registro } = read;
+  const limit = query.limit ?? DATA_API_DEFAULT_LIMIT;
+  const page = await queryEvents({ filters, after: query.cursor, limit });
 
   const last = page.rows.at(-1);
   const lastPosition: TCursorPosition | undefined = last ? { txid: last.txid, seq: last.seq } : undefined;
@@ -76,16 +106,66 @@ export async function readDataPage(options: {
   const resume = page.hasMore ? lastPosition! : caughtUp;
 
   logDataAccess({ ...log, status: 200, eventCount: page.rows.length });
-  const configuracao: TDataResponse["configuracao"] = {
-    conjuntoDadosUsuario: { atributosPermitidos: grant.configuration.allowed, atributosAnonimizados: grant.configuration.anonymized },
-  };
   const paginacao: TDataResponse["paginacao"] = {
     limite: limit,
     proximoCursor: page.hasMore ? encodeCursor(lastPosition!) : null,
     cursorRetomada: encodeCursor(resume),
   };
-  const registro = recordTextFilter(grant.configuration, grant.key.applicationId);
   return writeDataPage({ rows: page.rows, entities, timeZone, registro, configuracao, paginacao });
+}
+
+/**
+ * Every matching event, as one JSON document written while it is read: each entity's events in
+ * feed order, STREAM_CHUNK at a time, all below the horizon of the first statement (so the
+ * statements agree on what exists), pulled only as fast as the client reads. Memory stays one
+ * chunk whatever the feed's size. `paginacao.limite` is null: nothing was cut.
+ */
+function streamWholeFeed(read: Awaited<ReturnType<typeof prepareRead>>): JsonStream {
+  const { log, timeZone, entities, filters, configuracao, registro } = read;
+  const order = DADOS_ORDER.filter((entity) => entities.includes(entity));
+  let horizon: string | undefined;
+  let index = 0;
+  let after: TCursorPosition | undefined;
+  let first = true;
+  let count = 0;
+  return new JsonStream(async function* () {
+    yield Buffer.from(`{"configuracao":${JSON.stringify(configuracao)},"dados":{`);
+    while (index < order.length) {
+      const entity = order[index]!;
+      if (after === undefined && first) yield Buffer.from(`${index === 0 ? "" : ","}"${entity}":[`);
+      const page = await queryEvents({ filters: { ...filters, entities: [entity] }, after, limit: STREAM_CHUNK, horizon });
+      horizon ??= page.horizon;
+      const filter = ENTITIES_WITH_PERSONAL_ATTRIBUTES.has(entity) ? registro : null;
+      if (page.rows.length) yield Buffer.from((first ? "" : ",") + eventPieces(page.rows, timeZone, filter).join(""));
+      count += page.rows.length;
+      first &&= page.rows.length === 0;
+      const last = page.rows.at(-1);
+      if (page.hasMore && last) {
+        after = { txid: last.txid, seq: last.seq };
+        continue;
+      }
+      yield Buffer.from("]");
+      index++;
+      after = undefined;
+      first = true;
+    }
+    // Every matching event below the horizon has been sent: a cursor client may resume there.
+    const paginacao = { limite: null, proximoCursor: null, cursorRetomada: encodeCursor({ txid: horizon ?? "0", seq: "0" }) };
+    yield Buffer.from(`},"paginacao":${JSON.stringify(paginacao)}}`);
+    logDataAccess({ ...log, status: 200, eventCount: count });
+  });
+}
+
+/** The JSON of each event (`{"id":…,"registro":…}`), comma-joined by position, as pieces. */
+function eventPieces(rows: TEventRow[], timeZone: string, filter: ((json: string) => string) | null): string[] {
+  const pieces: string[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    // id (uuid), evento (enum) and ocorridoEm (digits and signs) never need escaping.
+    pieces.push(i === 0 ? '{"id":"' : ',{"id":"', row.id, '","evento":"', row.kind, '","ocorridoEm":"', formatInZone(row.occurredAtMs, timeZone));
+    pieces.push('","registro":', filter ? filter(row.record) : row.record, "}");
+  }
+  return pieces;
 }
 
 /**
@@ -112,15 +192,8 @@ export function writeDataPage(options: {
   let separator = "";
   for (const [entity, events] of byEntity) {
     const filter = ENTITIES_WITH_PERSONAL_ATTRIBUTES.has(entity) ? registro : null;
-    const pieces: string[] = [`${separator}"${entity}":[`];
+    const pieces: string[] = [`${separator}"${entity}":[`, ...eventPieces(events, timeZone, filter), "]"];
     separator = ",";
-    for (let i = 0; i < events.length; i++) {
-      const row = events[i]!;
-      // id (uuid), evento (enum) and ocorridoEm (digits and signs) never need escaping.
-      pieces.push(i === 0 ? '{"id":"' : ',{"id":"', row.id, '","evento":"', row.kind, '","ocorridoEm":"', formatInZone(row.occurredAtMs, timeZone));
-      pieces.push('","registro":', filter ? filter(row.record) : row.record, "}");
-    }
-    pieces.push("]");
     chunks.push(Buffer.from(pieces.join("")));
   }
   chunks.push(Buffer.from(`},"paginacao":${JSON.stringify(options.paginacao)}}`));
