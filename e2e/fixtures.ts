@@ -27,5 +27,15 @@ export async function slowScripts(page: Page, ms = 3_000): Promise<void> {
   });
 }
 
+/** Now in the hub's time zone, in the Data API's date format. */
+export function hubNow(): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-GB", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" })
+      .formatToParts(new Date())
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}/${parts.month}/${parts.day}+${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
 export const test = base;
 export { expect };
