@@ -225,9 +225,13 @@ describe("response format", () => {
       conjuntoDadosUsuario: { atributosPermitidos: ["nome_usuario", "idade", "cpf", "email_usuario"], atributosAnonimizados: ["idade", "cpf", "email_usuario"] },
     });
     expect(Object.keys(r.body.dados!)).toEqual(["periodo", "disciplina", "turma", "usuario", "turmaAluno", "disciplinaProfessor", "responsavelAluno"]);
-    expect(r.body.paginacao).toEqual({ limite: 1000, proximoCursor: null, cursorRetomada: expect.any(String) });
+    // Neither limit nor cursor: every event, nothing cut (limite null).
+    expect(r.body.paginacao).toEqual({ limite: null, proximoCursor: null, cursorRetomada: expect.any(String) });
     expect(ZDataResponseSchema.safeParse(r.body).success).toBe(true);
     expect(idsOf(r.body)).toEqual(await expectedIds(inNorte()));
+    const paged = await data(f.norte, "limit=1000");
+    expect(paged.body.paginacao).toEqual({ limite: 1000, proximoCursor: null, cursorRetomada: expect.any(String) });
+    expect(ZDataResponseSchema.safeParse(paged.body).success).toBe(true);
   });
 
   it("events: id, evento, ocorridoEm in the hub's zone, registro; a delete carries the last state", async () => {
@@ -277,13 +281,17 @@ describe("filters, alone and combined", () => {
     expect(idsOf((await data(f.norte, `user_id=${f.eva}`)).body)).toEqual([]);
   });
 
-  it("code_term: the period, its classes, enrollments and teacher assignments", async () => {
+  it("code_term: the period, its classes, enrollments and teacher assignments; entities without a period pass", async () => {
+    const WITH_PERIOD = ["periodo", "turma", "turmaAluno", "disciplinaProfessor"];
     const r = await data(f.norte, "code_term=2027");
-    expect(events(r.body).map((e) => `${e.entity}:${e.evento}`).sort()).toEqual(["periodo:insert", "turma:insert", "turmaAluno:delete", "turmaAluno:insert"]);
+    expect(events(r.body).filter((e) => WITH_PERIOD.includes(e.entity)).map((e) => `${e.entity}:${e.evento}`).sort()).toEqual(["periodo:insert", "turma:insert", "turmaAluno:delete", "turmaAluno:insert"]);
+    expect(events(r.body).some((e) => e.entity === "usuario")).toBe(true);
     const y2026 = await data(f.norte, "code_term=2026");
-    expect(idsOf(y2026.body)).toEqual(await expectedIds({ ...inNorte(), periodCode: "2026" }));
+    expect(idsOf(y2026.body)).toEqual(await expectedIds({ ...inNorte(), OR: [{ periodCode: "2026" }, { periodCode: null }] }));
     expect(events(y2026.body).some((e) => e.entity === "disciplinaProfessor")).toBe(true);
-    expect(idsOf((await data(f.norte, "code_term=1999")).body)).toEqual([]);
+    const none = await data(f.norte, "code_term=1999");
+    expect(idsOf(none.body)).toEqual(await expectedIds({ ...inNorte(), periodCode: null }));
+    expect(events(none.body).filter((e) => WITH_PERIOD.includes(e.entity))).toEqual([]);
   });
 
   it.each([
