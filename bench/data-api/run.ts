@@ -10,6 +10,7 @@ import { gunzipSync } from "node:zlib";
 import pg from "pg";
 import { buildEventPageQuery } from "@/lib/server/data-api/query-events";
 import { ENTITY_NAMES, EVENT_KINDS } from "@/lib/validations/data-api";
+import { loadNetwork } from "./load-network";
 
 const { values } = parseArgs({
   options: { base: { type: "string" }, samples: { type: "string", default: "200" }, seconds: { type: "string", default: "5" }, concurrency: { type: "string", default: "4" }, key: { type: "string", default: "demo-api-key" } },
@@ -86,21 +87,7 @@ async function measure(timers: Record<string, TTimer>) {
 }
 
 async function main() {
-  // The load network from `npm run seed:large` (the largest subtree) and one of its students.
-  const { rows: [network] } = await pool.query<{ id: string; name: string; schools: string[] }>(
-    `SELECT n.id, n.name, array_agg(s.id) AS schools FROM "Institution" n JOIN "Institution" s ON s."parentId" = n.id
-      WHERE n.kind = 'network' GROUP BY n.id ORDER BY count(*) DESC, n."createdAt" DESC LIMIT 1`,
-  );
-  if (!network) throw new Error("No network found: run npm run seed:large first (see docs/performance.md).");
-  const { rows: [app] } = await pool.query<{ id: string; edtechId: string }>(`SELECT a.id, a."edtechId" FROM "OAuthApplication" a WHERE a."clientId" = 'demo-app'`);
-  if (!app) throw new Error("demo-app not found: the bench database needs the demo seed (npm start's prepare step).");
-  // The bench key's application must be linked to the load network and have access there.
-  await pool.query(`INSERT INTO "EdtechLink" (id, "institutionId", "edtechId") VALUES (gen_random_uuid(), $1, $2) ON CONFLICT DO NOTHING`, [network.id, app.edtechId]);
-  await pool.query(
-    `INSERT INTO "ApplicationAccess" (id, "institutionId", "applicationId", "allowedAttributes", "anonymizedAttributes", "updatedAt")
-     VALUES (gen_random_uuid(), $1, $2, ARRAY['nome_usuario','idade','email_usuario'], ARRAY['email_usuario'], now()) ON CONFLICT DO NOTHING`,
-    [network.id, app.id],
-  );
+  const network = await loadNetwork(pool);
   // The person with the longest history in the network (seed:large's support teacher, assigned to
   // every class in every subject), so the user_id page is a full page too.
   const { rows: [person] } = await pool.query<{ id: string; events: string }>(
