@@ -19,7 +19,12 @@ await app.prepare();
 const handle = app.getRequestHandler();
 const compress = compressionEnabled() ? createCompression() : null;
 
+// The Data API without org_id, with a trailing slash, is the contract's "org_id not informed" (400
+// after the key check), not Next's 308 to the same URL without the slash.
+const DATA_API_WITHOUT_ORG = /^\/manager\/v1\/(data|summary)\/(?=\?|$)/;
+
 const server = http.createServer((req, res) => {
+  if (req.url) req.url = req.url.replace(DATA_API_WITHOUT_ORG, "/manager/v1/$1");
   compress?.(req, res);
   handle(req, res).catch((error) => {
     // Next answers its own errors; this is for a failure of the handler itself.
