@@ -1,0 +1,87 @@
+// @ts-check
+// Requests server.mjs refuses before Next sees them, because Next answers them with a 500 (and
+// logs an error) instead of a 4xx: a path it cannot decode, a NUL byte, a cross-origin server-action
+// call, a multipart body it cannot parse. One check here covers every route and page, present and
+// future. Plain JavaScript: node runs server.mjs with no build step. Decision: docs/decisions/009.
+
+/** @typedef {{ status: 400 | 403, message: string }} Rejection */
+/** @typedef {Pick<import("node:http").IncomingMessage, "method" | "url" | "headers">} GuardedRequest */
+
+/**
+ * Why a request must be refused, or null to hand it to Next.
+ * @param {GuardedRequest} req
+ * @returns {Rejection | null}
+ */
+export function checkRequest(req) {
+  const url = req.url ?? "/";
+  // A NUL byte is never valid in a path, a query or a form value the hub accepts; PostgreSQL
+  // refuses it in text ("invalid byte sequence"), which surfaced as 500s further in.
+  if (url.includes("\0") || /%00/.test(url)) return { status: 400, message: "A URL contém um byte nulo (%00)." };
+  const query = url.indexOf("?");
+  const path = query === -1 ? url : url.slice(0, query);
+  // Next decodes each dynamic segment with decodeURIComponent and answers a URIError with 500;
+  // a malformed escape (%ZZ, a lone %) or bytes that are not UTF-8 (%FF%FE) fail the same here.
+  try {
+    decodeURIComponent(path);
+  } catch {
+    return { status: 400, message: "O caminho da URL tem uma codificação (%) inválida." };
+  }
+  if (req.method === "POST") {
+    if (req.headers["next-action"] !== undefined && !sameOriginAction(req.headers)) {
+      // Next refuses these too, but by throwing, which becomes a 500.
+      return { status: 403, message: "Chamada de ação de outra origem recusada." };
+    }
+    const type = headerValue(req.headers["content-type"]);
+    if (type !== undefined && /^\s*multipart\/form-data\b/i.test(type) && !MULTIPART_BOUNDARY.test(type)) {
+      return { status: 400, message: "Corpo multipart/form-data sem boundary válido." };
+    }
+  }
+  return null;
+}
+
+/** RFC 2046: 1–70 characters from bcharsnospace/space, optionally quoted, not ending in a space. */
+const MULTIPART_BOUNDARY = /;\s*boundary=(?:"[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]"|[0-9A-Za-z'()+_,\-./:=?]{1,70})\s*(?:;|$)/i;
+
+/**
+ * The check Next makes before running a server action, done without throwing: the Origin's host
+ * must equal X-Forwarded-Host (first value) or, without it, Host. A missing Origin passes, as in
+ * Next (same-origin requests from old browsers); `Origin: null` and an unparsable one do not.
+ * @param {import("node:http").IncomingHttpHeaders} headers
+ */
+function sameOriginAction(headers) {
+  const origin = headerValue(headers.origin);
+  if (origin === undefined) return true;
+  let originHost;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  const forwarded = headerValue(headers["x-forwarded-host"])?.split(",")[0]?.trim();
+  const host = forwarded || headerValue(headers.host);
+  return Boolean(originHost) && originHost.toLowerCase() === host?.toLowerCase();
+}
+
+/** @param {string | string[] | undefined} value */
+function headerValue(value) {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Answers a refused request: JSON `{ "message": ... }` on every path (an API client parses it; a
+ * browser shows it, which is enough for a URL nobody types), never cached; HEAD gets the same
+ * status and headers without a body. An unread request body is
+ * drained by node:http (closing instead would reset a client still sending it).
+ * @param {import("node:http").IncomingMessage} req
+ * @param {import("node:http").ServerResponse} res
+ * @param {Rejection} rejection
+ */
+export function sendRejection(req, res, rejection) {
+  const body = JSON.stringify({ message: rejection.message });
+  res.statusCode = rejection.status;
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(body));
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.end(req.method === "HEAD" ? undefined : body);
+}
