@@ -10,7 +10,7 @@ import http from "node:http";
 import path from "node:path";
 import { compressionEnabled, createCompression } from "./lib/server/http/compression.mjs";
 import { drainServer, trackResponses } from "./lib/server/http/graceful-shutdown.mjs";
-import { checkRequest, sendRejection } from "./lib/server/http/request-guard.mjs";
+import { checkMultipartBody, checkRequest, isPageMultipartPost, routeHandlerMatcher, sendRejection } from "./lib/server/http/request-guard.mjs";
 import { consoleArgsToLine, log, pathForLog, requestIdFrom, runWithRequestId, staticSegments } from "./lib/server/log.mjs";
 
 // React and Next pick their production builds when first loaded, so this precedes importing next.
@@ -39,8 +39,10 @@ await app.prepare();
 const handle = app.getRequestHandler();
 const compress = compressionEnabled() ? createCompression() : null;
 const accessLog = logger.isLevelEnabled("info");
+const routesManifest = readRoutesManifest();
 /** Path segments the access log may show (see pathForLog). */
-const knownSegments = staticSegments(readRoutesManifest());
+const knownSegments = staticSegments(routesManifest);
+const isRouteHandler = routeHandlerMatcher(routesManifest);
 
 /** @returns {Record<string, string>} */
 function readRoutesManifest() {
@@ -60,15 +62,28 @@ const server = http.createServer((req, res) => {
     if (accessLog) logAccess(req, res);
     const rejection = checkRequest(req);
     if (rejection) return sendRejection(req, res, rejection);
-    compress?.(req, res);
-    handle(req, res).catch((error) => {
-      // Next answers its own errors; this is for a failure of the handler itself.
-      logger.error({ err: error }, "Request handler failed");
-      if (!res.headersSent) res.statusCode = 500;
-      res.end();
-    });
+    if (!isPageMultipartPost(req, isRouteHandler)) return serve(req, res);
+    // A server action's multipart body: parsed once here, as Next would, so a broken one is a 400.
+    checkMultipartBody(req).then(
+      (checked) => ("rejection" in checked ? sendRejection(req, res, checked.rejection) : serve(checked.request, res)),
+      () => sendRejection(req, res, { status: 400, message: "Corpo da requisição incompleto." }), // the client went away mid-body
+    );
   });
 });
+
+/**
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ */
+function serve(req, res) {
+  compress?.(req, res);
+  handle(req, res).catch((error) => {
+    // Next answers its own errors; this is for a failure of the handler itself.
+    logger.error({ err: error }, "Request handler failed");
+    if (!res.headersSent) res.statusCode = 500;
+    res.end();
+  });
+}
 trackResponses(server);
 
 /**

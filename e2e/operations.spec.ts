@@ -69,6 +69,29 @@ function logLines(from = 0): Record<string, unknown>[] {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
+test("what Next would answer with a 500 is a 4xx from the guard, GET and HEAD alike", async () => {
+  for (const url of ["/manager/v1/data/%ZZ", "/assets/%", "/launch/%ZZ", "/api/auth/%FF%FE", "/oauth/authorize?client_id=a%00b"]) {
+    const res = await fetch(base + url);
+    expect(res.status, url).toBe(400);
+    expect(Object.keys((await res.json()) as object), url).toEqual(["message"]);
+    const head = await fetch(base + url, { method: "HEAD" });
+    expect(head.status, `HEAD ${url}`).toBe(400);
+    expect(await head.text()).toBe("");
+  }
+  const crossOrigin = await fetch(`${base}/gestao`, { method: "POST", headers: { "Next-Action": "0".repeat(42), Origin: "http://evil.example", "Content-Type": "text/plain" }, body: "[]" });
+  expect(crossOrigin.status).toBe(403);
+  for (const [type, body] of [
+    ["multipart/form-data", "x"],
+    ["multipart/form-data; boundary=abc", "garbage"],
+    ["multipart/form-data; boundary=abc", '--abc\r\nContent-Disposition: form-data; name="x"\r\n\r\ntruncado'],
+  ] as const) {
+    for (const page of ["/", "/login", "/gestao"]) {
+      const res = await fetch(base + page, { method: "POST", headers: { "Content-Type": type, Origin: base }, body, redirect: "manual" });
+      expect(res.status, `${page} ${type} ${body}`).toBe(400);
+    }
+  }
+});
+
 test("no password, API key, token, client secret or CPF reaches the log", async () => {
   const secrets = {
     password: "Senha-Secreta-7391!",

@@ -4,7 +4,9 @@
 // call, a multipart body it cannot parse. One check here covers every route and page, present and
 // future. Plain JavaScript: node runs server.mjs with no build step. Decision: docs/decisions/009.
 
-/** @typedef {{ status: 400 | 403, message: string }} Rejection */
+import { IncomingMessage } from "node:http";
+
+/** @typedef {{ status: 400 | 403 | 413, message: string }} Rejection */
 /** @typedef {Pick<import("node:http").IncomingMessage, "method" | "url" | "headers">} GuardedRequest */
 
 /**
@@ -84,4 +86,81 @@ export function sendRejection(req, res, rejection) {
   res.setHeader("Cache-Control", "no-store");
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.end(req.method === "HEAD" ? undefined : body);
+}
+
+/**
+ * Which request paths are route handlers (they read their own bodies and answer their own
+ * errors), from Next's `app-path-routes-manifest.json`; any other path is a page, where Next
+ * itself parses a multipart POST as a server action.
+ * @param {Record<string, string>} manifest
+ * @returns {(path: string) => boolean}
+ */
+export function routeHandlerMatcher(manifest) {
+  const patterns = Object.entries(manifest)
+    .filter(([entry]) => entry.endsWith("/route"))
+    .map(([, route]) => {
+      const source = route
+        .split("/")
+        .map((segment) => {
+          if (/^\[\[?\.\.\..+\]\]?$/.test(segment)) return ".+";
+          if (/^\[.+\]$/.test(segment)) return "[^/]+";
+          return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+        })
+        .join("/");
+      return new RegExp(`^${source}/?$`);
+    });
+  return (path) => patterns.some((pattern) => pattern.test(path));
+}
+
+/** Next's default limit for a server action's body (`serverActions.bodySizeLimit`). */
+export const ACTION_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * A multipart POST to a page is a server action; Next parses its body with the platform's FormData
+ * parser and answers a body it cannot parse with a 500. This reads the body (up to `limit`),
+ * parses it with the same parser, and answers either a rejection or a request Next can read in
+ * place of `req` (the same headers, socket and URL, the body replayed).
+ * @param {import("node:http").IncomingMessage} req
+ * @param {number} [limit]
+ * @returns {Promise<{ rejection: Rejection } | { request: import("node:http").IncomingMessage }>}
+ */
+export async function checkMultipartBody(req, limit = ACTION_BODY_LIMIT) {
+  /** @type {Buffer[]} */
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += chunk.length;
+    if (size > limit) return { rejection: { status: 413, message: "Corpo grande demais para uma ação." } };
+    chunks.push(chunk);
+  }
+  const body = Buffer.concat(chunks);
+  try {
+    await new Response(body, { headers: { "content-type": headerValue(req.headers["content-type"]) ?? "" } }).formData();
+  } catch {
+    return { rejection: { status: 400, message: "Corpo multipart/form-data inválido." } };
+  }
+  const replay = new IncomingMessage(/** @type {import("node:net").Socket} */ (req.socket));
+  replay.method = req.method;
+  replay.url = req.url;
+  replay.headers = req.headers;
+  replay.rawHeaders = req.rawHeaders;
+  replay.httpVersion = req.httpVersion;
+  replay.httpVersionMajor = req.httpVersionMajor;
+  replay.httpVersionMinor = req.httpVersionMinor;
+  replay.complete = true; // else destroying it when read (autoDestroy) would destroy the shared socket
+  replay.push(body);
+  replay.push(null);
+  return { request: replay };
+}
+
+/**
+ * Whether `checkMultipartBody` applies: a multipart POST to a path that is not a route handler.
+ * @param {GuardedRequest} req
+ * @param {(path: string) => boolean} isRouteHandler
+ */
+export function isPageMultipartPost(req, isRouteHandler) {
+  if (req.method !== "POST" || !/^\s*multipart\/form-data\b/i.test(headerValue(req.headers["content-type"]) ?? "")) return false;
+  const url = req.url ?? "/";
+  const query = url.indexOf("?");
+  return !isRouteHandler(query === -1 ? url : url.slice(0, query));
 }

@@ -2,7 +2,9 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkRequest, sendRejection } from "./request-guard.mjs";
+import { Readable } from "node:stream";
+import type { IncomingMessage } from "node:http";
+import { checkMultipartBody, checkRequest, isPageMultipartPost, routeHandlerMatcher, sendRejection } from "./request-guard.mjs";
 
 const get = (url: string, headers: Record<string, string> = {}) => checkRequest({ method: "GET", url, headers });
 const post = (url: string, headers: Record<string, string>) => checkRequest({ method: "POST", url, headers });
@@ -87,5 +89,48 @@ describe("sendRejection", () => {
     expect(Object.keys(JSON.parse(got.body))).toEqual(["message"]);
     const head = await send("HEAD", "/launch/%ZZ");
     expect(head).toEqual({ status: 400, type: got.type, length: String(Buffer.byteLength(got.body)), body: "" });
+  });
+});
+
+describe("multipart bodies of server actions", () => {
+  const isRouteHandler = routeHandlerMatcher({
+    "/(portal)/launch/[placementId]/route": "/launch/[placementId]",
+    "/api/auth/[...nextauth]/route": "/api/auth/[...nextauth]",
+    "/entrar/route": "/entrar",
+    "/gestao/[institutionId]/page": "/gestao/[institutionId]",
+  });
+  const multipart = { "content-type": "multipart/form-data; boundary=abc" };
+
+  it("applies to multipart POSTs to pages, not to route handlers", () => {
+    expect(isPageMultipartPost({ method: "POST", url: "/gestao/i-1?x=1", headers: multipart }, isRouteHandler)).toBe(true);
+    expect(isPageMultipartPost({ method: "POST", url: "/nao-existe", headers: multipart }, isRouteHandler)).toBe(true);
+    for (const url of ["/entrar", "/entrar/", "/launch/p-1", "/api/auth/callback/credentials?x"]) {
+      expect(isPageMultipartPost({ method: "POST", url, headers: multipart }, isRouteHandler), url).toBe(false);
+    }
+    expect(isPageMultipartPost({ method: "POST", url: "/gestao/i-1", headers: { "content-type": "text/plain" } }, isRouteHandler)).toBe(false);
+    expect(isPageMultipartPost({ method: "GET", url: "/gestao/i-1", headers: multipart }, isRouteHandler)).toBe(false);
+  });
+
+  function incoming(body: string): IncomingMessage {
+    const stream = Readable.from([Buffer.from(body)]) as unknown as IncomingMessage;
+    Object.assign(stream, { method: "POST", url: "/gestao", headers: multipart, rawHeaders: [], httpVersion: "1.1", httpVersionMajor: 1, httpVersionMinor: 1, socket: null });
+    return stream;
+  }
+
+  it("refuses a body the FormData parser cannot read with 400, and one over the limit with 413", async () => {
+    await expect(checkMultipartBody(incoming("garbage"))).resolves.toEqual({ rejection: { status: 400, message: expect.any(String) } });
+    await expect(checkMultipartBody(incoming('--abc\r\nContent-Disposition: form-data; name="x"\r\n\r\nval'))).resolves.toMatchObject({ rejection: { status: 400 } });
+    await expect(checkMultipartBody(incoming("x".repeat(100)), 10)).resolves.toMatchObject({ rejection: { status: 413 } });
+  });
+
+  it("hands on a request that replays a valid body", async () => {
+    const body = '--abc\r\nContent-Disposition: form-data; name="x"\r\n\r\nvalor\r\n--abc--\r\n';
+    const checked = await checkMultipartBody(incoming(body));
+    if (!("request" in checked)) throw new Error("refused a valid body");
+    expect(checked.request.url).toBe("/gestao");
+    expect(checked.request.headers).toEqual(multipart);
+    let replayed = "";
+    for await (const chunk of checked.request) replayed += String(chunk);
+    expect(replayed).toBe(body);
   });
 });
