@@ -17,6 +17,7 @@ let hub: ChildProcess;
 let port = 0;
 let base = "";
 let output = "";
+let dataDir = "";
 let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
 function freePort(): Promise<number> {
@@ -33,7 +34,7 @@ function freePort(): Promise<number> {
 test.beforeAll(async () => {
   port = await freePort();
   base = `http://localhost:${port}`;
-  const dataDir = path.join(root, ".data", `e2e-operations-${port}`);
+  dataDir = path.join(root, ".data", `e2e-operations-${port}`);
   rmSync(dataDir, { recursive: true, force: true });
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HUB_BASE_URL: base, HUB_DATA_DIR: dataDir, HUB_TEST_FAULTS: "1", NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "info" };
   delete env.DATABASE_URL; // its own embedded database, whatever the run's
@@ -58,6 +59,7 @@ test.afterAll(() => {
   } catch {
     // the group is gone
   }
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** The JSON log lines written since `from` (the server's stdout also carries npm's banner). */
