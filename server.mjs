@@ -1,59 +1,140 @@
 // @ts-check
 // The hub's production server: Next's request handler behind the hub's own compression, which
-// Next cannot be told to do (docs/decisions/007-compression-in-a-custom-server.md).
+// Next cannot be told to do (docs/decisions/007-compression-in-a-custom-server.md), a guard that
+// refuses with a 4xx what Next would answer with a 500, a request id and JSON logs, and a
+// graceful shutdown (docs/decisions/009-request-guard-logging-shutdown.md).
 // `next({ dev: false })` goes through the same router-server as `next start`. next.config.mjs
 // (distDir from HUB_NEXT_DIST_DIR, `compress: false`) is loaded from `dir` as `next start` loads it.
+import { readFileSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import { compressionEnabled, createCompression } from "./lib/server/http/compression.mjs";
+import { drainServer, trackResponses } from "./lib/server/http/graceful-shutdown.mjs";
+import { checkMultipartBody, checkRequest, isPageMultipartPost, routeHandlerMatcher, sendRejection } from "./lib/server/http/request-guard.mjs";
+import { consoleArgsToLine, log, pathForLog, requestIdFrom, runWithRequestId, staticSegments } from "./lib/server/log.mjs";
 
 // React and Next pick their production builds when first loaded, so this precedes importing next.
 // (Next's types make NODE_ENV read-only; at run time it is an ordinary variable.)
 /** @type {Record<string, string | undefined>} */ (process.env).NODE_ENV ??= "production";
+
+const logger = log();
+// Next and libraries report failures with console.error/warn, often with an object or two: one
+// JSON line each (the Error's stack in `err`, other objects printed shallowly), with the request id.
+console.error = (...args) => logger.error(...consoleArgsToLine(args));
+console.warn = (...args) => logger.warn(...consoleArgsToLine(args));
+process.on("uncaughtException", (error) => {
+  logger.fatal({ err: error }, "Uncaught exception");
+  process.exit(1);
+});
+process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "Unhandled promise rejection"));
+
 const { default: next } = await import("next");
 
 const port = Number(process.env.PORT ?? 3000);
+/** A request still running this long after SIGTERM is cut, so the process does exit. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 const app = next({ dev: false, dir: import.meta.dirname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
 const compress = compressionEnabled() ? createCompression() : null;
+const accessLog = logger.isLevelEnabled("info");
+const routesManifest = readRoutesManifest();
+/** Path segments the access log may show (see pathForLog). */
+const knownSegments = staticSegments(routesManifest);
+const isRouteHandler = routeHandlerMatcher(routesManifest);
+
+/** @returns {Record<string, string>} */
+function readRoutesManifest() {
+  const distDir = path.join(import.meta.dirname, process.env.HUB_NEXT_DIST_DIR || ".next");
+  try {
+    return JSON.parse(readFileSync(path.join(distDir, "app-path-routes-manifest.json"), "utf8"));
+  } catch (error) {
+    logger.warn({ err: error }, "No routes manifest: the access log masks every path segment");
+    return {};
+  }
+}
 
 // The Data API without org_id, with a trailing slash, is the contract's "org_id not informed" (400
 // after the key check), not Next's 308 to the same URL without the slash.
 const DATA_API_WITHOUT_ORG = /^\/manager\/v1\/(data|summary)\/(?=\?|$)/;
 
 const server = http.createServer((req, res) => {
-  if (req.url) req.url = req.url.replace(DATA_API_WITHOUT_ORG, "/manager/v1/$1");
-  compress?.(req, res);
-  handle(req, res).catch((error) => {
-    // Next answers its own errors; this is for a failure of the handler itself.
-    console.error(`Failed to handle ${req.method} ${req.url}:`, error);
-    if (!res.headersSent) res.statusCode = 500;
-    res.end();
+  const requestId = requestIdFrom(req.headers["x-request-id"]);
+  res.setHeader("X-Request-Id", requestId);
+  runWithRequestId(requestId, () => {
+    if (accessLog) logAccess(req, res);
+    const rejection = checkRequest(req);
+    if (rejection) return sendRejection(req, res, rejection);
+    if (req.url) req.url = req.url.replace(DATA_API_WITHOUT_ORG, "/manager/v1/$1");
+    if (!isPageMultipartPost(req, isRouteHandler)) return serve(req, res);
+    // A server action's multipart body: parsed once here, as Next would, so a broken one is a 400.
+    checkMultipartBody(req).then(
+      (checked) => ("rejection" in checked ? sendRejection(req, res, checked.rejection) : serve(checked.request, res)),
+      () => sendRejection(req, res, { status: 400, message: "Corpo da requisição incompleto." }), // the client went away mid-body
+    );
   });
 });
 
+/**
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ */
+function serve(req, res) {
+  compress?.(req, res);
+  handle(req, res).catch((error) => {
+    // Next answers its own errors; this is for a failure of the handler itself.
+    logger.error({ err: error }, "Request handler failed");
+    if (!res.headersSent) res.statusCode = 500;
+    res.end();
+  });
+}
+trackResponses(server);
+
+/**
+ * One line per request once it is answered: method, path without its query string and with only
+ * the routes' static segments (pathForLog), status and duration. Never headers or bodies.
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ */
+function logAccess(req, res) {
+  const start = process.hrtime.bigint();
+  res.once("close", () => {
+    logger.info(
+      {
+        method: req.method,
+        path: pathForLog(req.url ?? "/", knownSegments),
+        status: res.statusCode,
+        ms: Number((process.hrtime.bigint() - start) / 1000n) / 1000,
+        ...(res.writableFinished ? {} : { aborted: true }),
+      },
+      "request",
+    );
+  });
+}
+
 server.on("error", (error) => {
   const code = /** @type {NodeJS.ErrnoException} */ (error).code;
-  console.error(code === "EADDRINUSE" ? `✗ Port ${port} is already in use: stop what uses it or set PORT.` : `✗ The server failed: ${error.message}`);
+  logger.fatal(code === "EADDRINUSE" ? `Port ${port} is already in use: stop what uses it or set PORT.` : `The server failed: ${error.message}`);
   process.exit(1);
 });
 
 // No host: all interfaces, as `next start` listens.
 server.listen(port, () => {
-  console.log(`✓ Hub ready on http://localhost:${port} (compression ${compress ? "br q4 / gzip 1" : "off: HUB_COMPRESSION=0"})`);
+  logger.info(`Hub ready on http://localhost:${port} (compression ${compress ? "br q4 / gzip 1" : "off: HUB_COMPRESSION=0"})`);
 });
 
-let closing = false;
-/** Stops accepting connections, lets in-flight requests finish (up to a grace period), then exits. */
-function shutdown() {
-  if (closing) return; // a terminal's Ctrl-C reaches us twice: directly and through npm start
-  closing = true;
-  server.close(() => app.close().finally(() => process.exit(0)));
-  // close() already ends idle keep-alive connections; a request still streaming after the grace
-  // period is cut so the process does exit.
-  setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+/**
+ * SIGTERM/SIGINT: stop accepting, close idle keep-alive connections at once, let the requests in
+ * flight finish (up to SHUTDOWN_GRACE_MS), then exit 0.
+ * @param {NodeJS.Signals} signal
+ */
+async function shutdown(signal) {
+  logger.info(`${signal}: shutting down`);
+  const { forced } = await drainServer(server, { graceMs: SHUTDOWN_GRACE_MS }); // same promise on a second signal
+  if (forced) logger.warn(`Requests still running after ${SHUTDOWN_GRACE_MS} ms were cut`);
+  await app.close().catch((error) => logger.error({ err: error }, "Closing Next failed"));
+  process.exit(0);
 }
 process.on("SIGINT", shutdown);
 process.on("SIGTERM", shutdown);

@@ -25,6 +25,10 @@ const ZEnvSchema = z.object({
     .default("America/Sao_Paulo")
     .refine(isTimeZone, "HUB_TIME_ZONE must be an IANA time zone such as America/Sao_Paulo"),
   DEMO_TOOL: z.enum(["0", "1"]).optional(),
+  // Read by lib/server/log.mjs (server.mjs loads it before any of this); validated here too.
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // Tests only: `1` makes GET /test-fault throw, to show what an operator sees of a 500.
+  HUB_TEST_FAULTS: z.enum(["0", "1"]).default("0"),
 });
 
 export type TEnv = z.infer<typeof ZEnvSchema> & { HUB_BASE_URL: string; DEMO_TOOL: "0" | "1" };

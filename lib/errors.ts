@@ -2,6 +2,8 @@
 // leaks a stack trace or an internal message.
 import { NextResponse } from "next/server";
 import { ZodError } from "zod";
+import { randomUUID } from "node:crypto";
+import { currentRequestId, log } from "@/lib/server/log.mjs";
 
 const STATUS = {
   bad_request: 400,
@@ -52,11 +54,19 @@ export function toAppError(error: unknown): AppError {
   return new AppError("internal", "Erro interno. Tente novamente.");
 }
 
-/** JSON error response with `message` (and `fields` for 400s). Unknown errors become a bare 500. */
+/**
+ * JSON error response with `message` (and `fields` for 400s). An unknown error becomes a 500 whose
+ * body is exactly `{ message, requestId }`; the error itself, with its stack, goes to the server's
+ * log once, on a line carrying the same request id, and never into the response.
+ */
 export function toResponse(error: unknown, init?: { headers?: HeadersInit }): NextResponse {
   const appError = toAppError(error);
   if (appError.code === "internal") {
-    console.error("Unhandled error", error instanceof Error ? error.name : typeof error);
+    // Outside server.mjs (next dev, a script) there is no request context: make an id anyway so
+    // the answer and the log line still match.
+    const requestId = currentRequestId() ?? randomUUID();
+    log().error({ err: error, ...(currentRequestId() ? {} : { requestId }) }, "Unhandled error");
+    return NextResponse.json({ message: appError.message, requestId }, { status: appError.status, headers: init?.headers });
   }
   const body: { message: string; fields?: Record<string, string> } = { message: appError.message };
   if (appError.fields && appError.code === "bad_request") body.fields = appError.fields;

@@ -20,8 +20,19 @@ const server = spawn(process.execPath, ["server.mjs"], {
   env: { ...process.env, NODE_ENV: "production", PORT: String(port), HUB_BASE_URL: baseUrl },
 });
 server.stdout.on("data", (chunk) => process.stdout.write(chunk));
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code) => process.exit(code ?? 0));
+// A process manager signals this process (or npm, which passes the signal on): pass it to the
+// server, which drains and exits 0, and exit with the server's code. A signal that arrived while
+// the steps above ran is handled here too (node runs its handler once they are done).
+/** @type {NodeJS.Signals | undefined} */
+let forwarded;
+for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
+  process.on(signal, () => {
+    forwarded = signal;
+    server.kill(signal);
+  });
+}
+// Killed by the signal we forwarded (before server.mjs installed its handler): a clean stop too.
+server.on("exit", (code, signal) => process.exit(code ?? (signal && signal === forwarded ? 0 : 1)));
 
 async function announce() {
   for (let i = 0; i < 120; i++) {

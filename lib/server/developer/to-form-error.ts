@@ -1,4 +1,5 @@
 import { AppError } from "@/lib/errors";
+import { log } from "@/lib/server/log.mjs";
 import type { TFormState } from "@/lib/validations/developer";
 
 /**
@@ -9,6 +10,6 @@ export function toFormError(error: unknown, values: Record<string, string> = {})
   if (error instanceof AppError && error.code !== "internal") {
     return { status: "error", message: error.message, fieldErrors: error.fields ?? {}, values };
   }
-  console.error("developer action failed", error instanceof Error ? error.name : typeof error);
+  log().error({ err: error }, "Developer action failed");
   return { status: "error", message: "Não foi possível concluir. Tente novamente.", fieldErrors: {}, values };
 }

@@ -1,6 +1,7 @@
 import { unstable_rethrow } from "next/navigation";
 import { ZodError } from "zod";
 import { AppError, toAppError } from "@/lib/errors";
+import { log } from "@/lib/server/log.mjs";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
 import { resolveManagerScope, type TManagerScope } from "./resolve-manager-scope";
 
@@ -38,7 +39,7 @@ export async function runFormAction(form: FormData, action: (scope: TManagerScop
       Object.assign(fields, error.fields);
     }
     const appError = toAppError(error);
-    if (appError.code === "internal") console.error("Manager action failed", error instanceof Error ? error.name : typeof error);
+    if (appError.code === "internal") log().error({ err: error }, "Manager action failed");
     const message = error instanceof ZodError ? "Corrija os campos indicados." : appError.message;
     return { status: "error", message, fields, values, at: Date.now() };
   }

@@ -1,4 +1,5 @@
 import { toAppError } from "@/lib/errors";
+import { log } from "@/lib/server/log.mjs";
 import type { TImportKind } from "@/lib/validations/management";
 import type { TManagerScope } from "./resolve-manager-scope";
 import { runImport, type TImportResult } from "./run-import";
@@ -21,7 +22,7 @@ export function streamImport(options: { scope: TManagerScope; institutionId: str
         send({ type: "result", ...result });
       } catch (error) {
         const appError = toAppError(error);
-        if (appError.code === "internal") console.error("Import failed", error instanceof Error ? error.name : typeof error);
+        if (appError.code === "internal") log().error({ err: error }, "Import failed");
         send({ type: "error", message: appError.code === "internal" ? "A importação falhou e nada foi gravado. Tente novamente." : `${appError.message} Nada foi gravado.` });
       }
       controller.close();

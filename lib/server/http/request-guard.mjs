@@ -1,0 +1,166 @@
+// @ts-check
+// Requests server.mjs refuses before Next sees them, because Next answers them with a 500 (and
+// logs an error) instead of a 4xx: a path it cannot decode, a NUL byte, a cross-origin server-action
+// call, a multipart body it cannot parse. One check here covers every route and page, present and
+// future. Plain JavaScript: node runs server.mjs with no build step. Decision: docs/decisions/009.
+
+import { IncomingMessage } from "node:http";
+
+/** @typedef {{ status: 400 | 403 | 413, message: string }} Rejection */
+/** @typedef {Pick<import("node:http").IncomingMessage, "method" | "url" | "headers">} GuardedRequest */
+
+/**
+ * Why a request must be refused, or null to hand it to Next.
+ * @param {GuardedRequest} req
+ * @returns {Rejection | null}
+ */
+export function checkRequest(req) {
+  const url = req.url ?? "/";
+  // A NUL byte is never valid in a path, a query or a form value the hub accepts; PostgreSQL
+  // refuses it in text ("invalid byte sequence"), which surfaced as 500s further in.
+  if (url.includes("\0") || /%00/.test(url)) return { status: 400, message: "A URL contém um byte nulo (%00)." };
+  const query = url.indexOf("?");
+  const path = query === -1 ? url : url.slice(0, query);
+  // Next decodes each dynamic segment with decodeURIComponent and answers a URIError with 500;
+  // a malformed escape (%ZZ, a lone %) or bytes that are not UTF-8 (%FF%FE) fail the same here.
+  try {
+    decodeURIComponent(path);
+  } catch {
+    return { status: 400, message: "O caminho da URL tem uma codificação (%) inválida." };
+  }
+  if (req.method === "POST") {
+    if (req.headers["next-action"] !== undefined && !sameOriginAction(req.headers)) {
+      // Next refuses these too, but by throwing, which becomes a 500.
+      return { status: 403, message: "Chamada de ação de outra origem recusada." };
+    }
+    const type = headerValue(req.headers["content-type"]);
+    if (type !== undefined && /^\s*multipart\/form-data\b/i.test(type) && !MULTIPART_BOUNDARY.test(type)) {
+      return { status: 400, message: "Corpo multipart/form-data sem boundary válido." };
+    }
+  }
+  return null;
+}
+
+/** RFC 2046: 1–70 characters from bcharsnospace/space, optionally quoted, not ending in a space. */
+const MULTIPART_BOUNDARY = /;\s*boundary=(?:"[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]"|[0-9A-Za-z'()+_,\-./:=?]{1,70})\s*(?:;|$)/i;
+
+/**
+ * The check Next makes before running a server action, done without throwing: the Origin's host
+ * must equal X-Forwarded-Host (first value) or, without it, Host. A missing Origin passes, as in
+ * Next (same-origin requests from old browsers); `Origin: null` and an unparsable one do not.
+ * @param {import("node:http").IncomingHttpHeaders} headers
+ */
+function sameOriginAction(headers) {
+  const origin = headerValue(headers.origin);
+  if (origin === undefined) return true;
+  let originHost;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  const forwarded = headerValue(headers["x-forwarded-host"])?.split(",")[0]?.trim();
+  const host = forwarded || headerValue(headers.host);
+  return Boolean(originHost) && originHost.toLowerCase() === host?.toLowerCase();
+}
+
+/** @param {string | string[] | undefined} value */
+function headerValue(value) {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Answers a refused request: JSON `{ "message": ... }` on every path (an API client parses it; a
+ * browser shows it, which is enough for a URL nobody types), never cached; HEAD gets the same
+ * status and headers without a body. An unread request body is
+ * drained by node:http (closing instead would reset a client still sending it).
+ * @param {import("node:http").IncomingMessage} req
+ * @param {import("node:http").ServerResponse} res
+ * @param {Rejection} rejection
+ */
+export function sendRejection(req, res, rejection) {
+  const body = JSON.stringify({ message: rejection.message });
+  res.statusCode = rejection.status;
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(body));
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+/**
+ * Which request paths are route handlers (they read their own bodies and answer their own
+ * errors), from Next's `app-path-routes-manifest.json`; any other path is a page, where Next
+ * itself parses a multipart POST as a server action.
+ * @param {Record<string, string>} manifest
+ * @returns {(path: string) => boolean}
+ */
+export function routeHandlerMatcher(manifest) {
+  const patterns = Object.entries(manifest)
+    .filter(([entry]) => entry.endsWith("/route"))
+    .map(([, route]) => {
+      const source = route
+        .split("/")
+        .map((segment) => {
+          if (/^\[\[?\.\.\..+\]\]?$/.test(segment)) return ".+";
+          if (/^\[.+\]$/.test(segment)) return "[^/]+";
+          return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+        })
+        .join("/");
+      return new RegExp(`^${source}/?$`);
+    });
+  return (path) => patterns.some((pattern) => pattern.test(path));
+}
+
+/** Next's default limit for a server action's body (`serverActions.bodySizeLimit`). */
+export const ACTION_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * A multipart POST to a page is a server action; Next parses its body with the platform's FormData
+ * parser and answers a body it cannot parse with a 500. This reads the body (up to `limit`),
+ * parses it with the same parser, and answers either a rejection or a request Next can read in
+ * place of `req` (the same headers, socket and URL, the body replayed).
+ * @param {import("node:http").IncomingMessage} req
+ * @param {number} [limit]
+ * @returns {Promise<{ rejection: Rejection } | { request: import("node:http").IncomingMessage }>}
+ */
+export async function checkMultipartBody(req, limit = ACTION_BODY_LIMIT) {
+  /** @type {Buffer[]} */
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += chunk.length;
+    if (size > limit) return { rejection: { status: 413, message: "Corpo grande demais para uma ação." } };
+    chunks.push(chunk);
+  }
+  const body = Buffer.concat(chunks);
+  try {
+    await new Response(body, { headers: { "content-type": headerValue(req.headers["content-type"]) ?? "" } }).formData();
+  } catch {
+    return { rejection: { status: 400, message: "Corpo multipart/form-data inválido." } };
+  }
+  const replay = new IncomingMessage(/** @type {import("node:net").Socket} */ (req.socket));
+  replay.method = req.method;
+  replay.url = req.url;
+  replay.headers = req.headers;
+  replay.rawHeaders = req.rawHeaders;
+  replay.httpVersion = req.httpVersion;
+  replay.httpVersionMajor = req.httpVersionMajor;
+  replay.httpVersionMinor = req.httpVersionMinor;
+  replay.complete = true; // else destroying it when read (autoDestroy) would destroy the shared socket
+  replay.push(body);
+  replay.push(null);
+  return { request: replay };
+}
+
+/**
+ * Whether `checkMultipartBody` applies: a multipart POST to a path that is not a route handler.
+ * @param {GuardedRequest} req
+ * @param {(path: string) => boolean} isRouteHandler
+ */
+export function isPageMultipartPost(req, isRouteHandler) {
+  if (req.method !== "POST" || !/^\s*multipart\/form-data\b/i.test(headerValue(req.headers["content-type"]) ?? "")) return false;
+  const url = req.url ?? "/";
+  const query = url.indexOf("?");
+  return !isRouteHandler(query === -1 ? url : url.slice(0, query));
+}

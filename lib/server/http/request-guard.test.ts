@@ -1,0 +1,136 @@
+// The request guard server.mjs runs before Next: what it refuses, and how it answers.
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Readable } from "node:stream";
+import type { IncomingMessage } from "node:http";
+import { checkMultipartBody, checkRequest, isPageMultipartPost, routeHandlerMatcher, sendRejection } from "./request-guard.mjs";
+
+const get = (url: string, headers: Record<string, string> = {}) => checkRequest({ method: "GET", url, headers });
+const post = (url: string, headers: Record<string, string>) => checkRequest({ method: "POST", url, headers });
+
+describe("checkRequest", () => {
+  it.each(["/manager/v1/data/%ZZ", "/assets/%", "/launch/%ZZ", "/api/auth/%FF%FE", "/a/%E0%A4%A", "/x%C0%AF"])(
+    "refuses the malformed path %s with 400",
+    (url) => {
+      expect(get(url)).toEqual({ status: 400, message: expect.stringMatching(/codificação/) });
+    },
+  );
+
+  it.each(["/login?client_id=a%00b", "/oauth/authorize?x=%00", "/a%00", "/a\0b"])("refuses a NUL byte in %j with 400", (url) => {
+    expect(get(url)?.status).toBe(400);
+  });
+
+  it.each(["/", "/manager/v1/data/org-1?limit=10", "/assets/a%20b", "/perfil?callbackUrl=%ZZ", "/caf%C3%A9"])("passes %s", (url) => {
+    expect(get(url)).toBeNull();
+  });
+
+  it("refuses a server-action call whose Origin is another host with 403", () => {
+    expect(post("/gestao", { "next-action": "abc", origin: "http://evil.example", host: "localhost:3000" })?.status).toBe(403);
+    expect(post("/gestao", { "next-action": "abc", origin: "null", host: "localhost:3000" })?.status).toBe(403);
+    expect(post("/gestao", { "next-action": "abc", origin: "http://hub.example", host: "internal:3000", "x-forwarded-host": "evil.example" })?.status).toBe(403);
+  });
+
+  it("passes a same-origin server-action call, also behind a proxy, and one without Origin", () => {
+    expect(post("/gestao", { "next-action": "abc", origin: "http://localhost:3000", host: "localhost:3000" })).toBeNull();
+    expect(post("/gestao", { "next-action": "abc", origin: "https://hub.example", host: "internal:3000", "x-forwarded-host": "hub.example" })).toBeNull();
+    expect(post("/gestao", { "next-action": "abc", host: "localhost:3000" })).toBeNull();
+    // Not a server action: the Origin rule of route handlers is theirs (lib/server/http/same-origin.ts).
+    expect(post("/entrar", { origin: "http://evil.example", host: "localhost:3000" })).toBeNull();
+  });
+
+  it.each(["multipart/form-data", "multipart/form-data; boundary=", "multipart/form-data; charset=utf-8", `multipart/form-data; boundary=${"x".repeat(71)}`, 'multipart/form-data; boundary="a b "'])(
+    "refuses a multipart POST with Content-Type %j with 400",
+    (type) => {
+      expect(post("/gestao", { "content-type": type })?.status).toBe(400);
+    },
+  );
+
+  it.each(["multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW", 'multipart/form-data; boundary="a b"', "application/x-www-form-urlencoded", "text/plain;charset=UTF-8"])(
+    "passes a POST with Content-Type %j",
+    (type) => {
+      expect(post("/gestao", { "content-type": type })).toBeNull();
+    },
+  );
+});
+
+describe("sendRejection", () => {
+  let server: Server;
+  let port = 0;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const rejection = checkRequest(req);
+      if (rejection) sendRejection(req, res, rejection);
+      else res.end("next");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  function send(method: string, path: string): Promise<{ status: number; type?: string; length?: string; body: string }> {
+    return new Promise((resolve, reject) => {
+      const req = request({ port, host: "127.0.0.1", method, path }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"], length: res.headers["content-length"], body }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  }
+
+  it("answers JSON with a message, and HEAD the same without a body", async () => {
+    const got = await send("GET", "/launch/%ZZ");
+    expect(got.status).toBe(400);
+    expect(got.type).toBe("application/json; charset=utf-8");
+    expect(Object.keys(JSON.parse(got.body))).toEqual(["message"]);
+    const head = await send("HEAD", "/launch/%ZZ");
+    expect(head).toEqual({ status: 400, type: got.type, length: String(Buffer.byteLength(got.body)), body: "" });
+  });
+});
+
+describe("multipart bodies of server actions", () => {
+  const isRouteHandler = routeHandlerMatcher({
+    "/(portal)/launch/[placementId]/route": "/launch/[placementId]",
+    "/api/auth/[...nextauth]/route": "/api/auth/[...nextauth]",
+    "/entrar/route": "/entrar",
+    "/gestao/[institutionId]/page": "/gestao/[institutionId]",
+  });
+  const multipart = { "content-type": "multipart/form-data; boundary=abc" };
+
+  it("applies to multipart POSTs to pages, not to route handlers", () => {
+    expect(isPageMultipartPost({ method: "POST", url: "/gestao/i-1?x=1", headers: multipart }, isRouteHandler)).toBe(true);
+    expect(isPageMultipartPost({ method: "POST", url: "/nao-existe", headers: multipart }, isRouteHandler)).toBe(true);
+    for (const url of ["/entrar", "/entrar/", "/launch/p-1", "/api/auth/callback/credentials?x"]) {
+      expect(isPageMultipartPost({ method: "POST", url, headers: multipart }, isRouteHandler), url).toBe(false);
+    }
+    expect(isPageMultipartPost({ method: "POST", url: "/gestao/i-1", headers: { "content-type": "text/plain" } }, isRouteHandler)).toBe(false);
+    expect(isPageMultipartPost({ method: "GET", url: "/gestao/i-1", headers: multipart }, isRouteHandler)).toBe(false);
+  });
+
+  function incoming(body: string): IncomingMessage {
+    const stream = Readable.from([Buffer.from(body)]) as unknown as IncomingMessage;
+    Object.assign(stream, { method: "POST", url: "/gestao", headers: multipart, rawHeaders: [], httpVersion: "1.1", httpVersionMajor: 1, httpVersionMinor: 1, socket: null });
+    return stream;
+  }
+
+  it("refuses a body the FormData parser cannot read with 400, and one over the limit with 413", async () => {
+    await expect(checkMultipartBody(incoming("garbage"))).resolves.toEqual({ rejection: { status: 400, message: expect.any(String) } });
+    await expect(checkMultipartBody(incoming('--abc\r\nContent-Disposition: form-data; name="x"\r\n\r\nval'))).resolves.toMatchObject({ rejection: { status: 400 } });
+    await expect(checkMultipartBody(incoming("x".repeat(100)), 10)).resolves.toMatchObject({ rejection: { status: 413 } });
+  });
+
+  it("hands on a request that replays a valid body", async () => {
+    const body = '--abc\r\nContent-Disposition: form-data; name="x"\r\n\r\nvalor\r\n--abc--\r\n';
+    const checked = await checkMultipartBody(incoming(body));
+    if (!("request" in checked)) throw new Error("refused a valid body");
+    expect(checked.request.url).toBe("/gestao");
+    expect(checked.request.headers).toEqual(multipart);
+    let replayed = "";
+    for await (const chunk of checked.request) replayed += String(chunk);
+    expect(replayed).toBe(body);
+  });
+});

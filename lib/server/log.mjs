@@ -1,0 +1,157 @@
+// @ts-check
+// The hub's operational log: one JSON line per event on stdout (pino), each line about a request
+// carrying that request's id. Plain JavaScript because server.mjs loads it with no build step;
+// the routes (bundled by Next, which keeps `pino` external) load the same file. Both must share
+// ONE logger and ONE AsyncLocalStorage, so both live on globalThis under a registered symbol.
+// What is logged and what never is: docs/security.md ("Logging"); decision: docs/decisions/009.
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
+import { inspect } from "node:util";
+import pino from "pino";
+
+/** @typedef {{ requestId: string }} RequestContext */
+/** @typedef {{ logger: import("pino").Logger, context: AsyncLocalStorage<RequestContext> }} LogState */
+
+/**
+ * Header names that carry credentials. The hub never passes headers to the logger; the redaction
+ * is the second line of defence should a future line log a request or its headers by mistake.
+ */
+const SECRET_HEADERS = ["authorization", "cookie", "set-cookie", "x-api-key", "proxy-authorization"];
+export const REDACT_PATHS = Object.freeze([
+  ...SECRET_HEADERS.flatMap((h) => [`req.headers["${h}"]`, `headers["${h}"]`, `res.headers["${h}"]`]),
+  "password",
+  "*.password",
+  "client_secret",
+  "*.client_secret",
+  "token",
+  "*.token",
+  "body",
+  "*.body",
+]);
+
+const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+/**
+ * The level from LOG_LEVEL (default `info`; an unknown value falls back to `info`).
+ * @param {Record<string, string | undefined>} [env]
+ */
+export function logLevel(env = process.env) {
+  const level = (env.LOG_LEVEL ?? "").toLowerCase();
+  return LEVELS.includes(level) ? level : "info";
+}
+
+/**
+ * A logger writing to `destination` (stdout by default). Every line gets the current request's id
+ * (`requestId`) when there is one.
+ * @param {AsyncLocalStorage<RequestContext>} context
+ * @param {import("pino").DestinationStream} [destination]
+ * @param {string} [level]
+ */
+export function createLogger(context, destination, level = logLevel()) {
+  return pino(
+    {
+      level,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: [...REDACT_PATHS], remove: true },
+      mixin: () => {
+        const store = context.getStore();
+        return store ? { requestId: store.requestId } : {};
+      },
+    },
+    destination ?? pino.destination({ dest: 1, sync: true }),
+  );
+}
+
+const STATE_KEY = Symbol.for("hub.log");
+
+/** @returns {LogState} */
+function state() {
+  const holder = /** @type {Record<symbol, LogState | undefined>} */ (/** @type {unknown} */ (globalThis));
+  let current = holder[STATE_KEY];
+  if (!current) {
+    const context = new AsyncLocalStorage();
+    current = { context, logger: createLogger(context) };
+    holder[STATE_KEY] = current;
+  }
+  return current;
+}
+
+/** The process's logger. */
+export function log() {
+  return state().logger;
+}
+
+/** The id of the request being handled, if any. */
+export function currentRequestId() {
+  return state().context.getStore()?.requestId;
+}
+
+/**
+ * Runs `fn` as part of the request `requestId`: every line logged inside it, however deep, carries the id.
+ * @template T
+ * @param {string} requestId
+ * @param {() => T} fn
+ * @returns {T}
+ */
+export function runWithRequestId(requestId, fn) {
+  return state().context.run({ requestId }, fn);
+}
+
+const INCOMING_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * The request id to use: a proxy's `X-Request-Id` when it is sane (1–64 characters of
+ * [A-Za-z0-9._-], so it cannot forge log lines or smuggle data), else a new UUID.
+ * @param {string | string[] | undefined} incoming
+ */
+export function requestIdFrom(incoming) {
+  return typeof incoming === "string" && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/**
+ * Turns console.error/console.warn arguments into one log line: the first Error goes in `err`
+ * (with its stack), the rest is formatted shallowly on one line and capped, so that an object a
+ * library prints (a connection, a request) is never dumped whole.
+ * @param {unknown[]} args
+ * @returns {[{ err?: unknown }, string]}
+ */
+export function consoleArgsToLine(args) {
+  const err = args.find((a) => a instanceof Error);
+  const text = args
+    .filter((a) => a !== err)
+    .map((a) => (typeof a === "string" ? a : inspect(a, { depth: 0, breakLength: Infinity, maxArrayLength: 5, maxStringLength: 200 })))
+    .join(" ")
+    .slice(0, 1000);
+  return [err ? { err } : {}, text || (err instanceof Error ? err.message : "")];
+}
+
+/**
+ * The static path segments of the app's routes and pages, from Next's build manifest
+ * (`app-path-routes-manifest.json`: "/manager/v1/data/[orgId]" → manager, v1, data).
+ * @param {Record<string, string>} manifest
+ */
+export function staticSegments(manifest) {
+  const words = new Set();
+  for (const route of Object.values(manifest)) {
+    for (const segment of route.split("/")) if (segment && !segment.startsWith("[") && !segment.startsWith("(")) words.add(segment);
+  }
+  return words;
+}
+
+/**
+ * The path to log for a request URL: no query string (it carries codes, tokens, e-mail addresses)
+ * and every segment that is not a static segment of a route replaced by `:` — dynamic values and
+ * whatever someone typed into a URL (a CPF, a name) stay out of the log.
+ * @param {string} url
+ * @param {Set<string>} known
+ */
+export function pathForLog(url, known) {
+  const query = url.indexOf("?");
+  const path = query === -1 ? url : url.slice(0, query);
+  return path
+    .split("/")
+    .map((segment) => (segment === "" || known.has(segment) ? segment : ":"))
+    .join("/")
+    .slice(0, 200);
+}

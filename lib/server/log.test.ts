@@ -1,0 +1,79 @@
+// The log's building blocks: request ids, the request id on every line, redaction, console lines,
+// the path shown in the access log.
+import { Writable } from "node:stream";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { describe, expect, it } from "vitest";
+import { consoleArgsToLine, createLogger, pathForLog, requestIdFrom, staticSegments, type RequestContext } from "./log.mjs";
+
+function capture() {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString("utf8").split("\n")) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const context = new AsyncLocalStorage<RequestContext>();
+  return { lines, context, logger: createLogger(context, destination, "info") };
+}
+
+describe("requestIdFrom", () => {
+  it("keeps a sane incoming id and replaces anything else with a UUID", () => {
+    expect(requestIdFrom("abc-123_X.9")).toBe("abc-123_X.9");
+    for (const bad of [undefined, "", "a".repeat(65), 'x"}{', "a b", "é", ["a", "b"]]) {
+      expect(requestIdFrom(bad)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    }
+  });
+});
+
+describe("createLogger", () => {
+  it("puts the request id on every line logged inside the request, however deep", async () => {
+    const { lines, context, logger } = capture();
+    await context.run({ requestId: "req-1" }, async () => {
+      await new Promise((r) => setTimeout(r, 1));
+      logger.info("deep");
+    });
+    logger.info("outside");
+    expect(lines.map((l) => [l.msg, l.requestId])).toEqual([
+      ["deep", "req-1"],
+      ["outside", undefined],
+    ]);
+  });
+
+  it("logs an error's stack on one line", () => {
+    const { lines, logger } = capture();
+    logger.error({ err: new TypeError("boom") }, "Unhandled error");
+    expect(lines).toHaveLength(1);
+    expect((lines[0]!.err as { stack: string }).stack).toMatch(/^TypeError: boom\n\s+at /);
+  });
+
+  it("removes credential headers and bodies should a line ever carry them", () => {
+    const { lines, logger } = capture();
+    logger.info({ req: { headers: { authorization: "Bearer s3cr3t", cookie: "sid=s3cr3t", "x-api-key": "s3cr3t", accept: "*/*" } }, body: "password=s3cr3t", password: "s3cr3t" }, "oops");
+    expect(JSON.stringify(lines)).not.toContain("s3cr3t");
+    expect((lines[0]!.req as { headers: Record<string, string> }).headers).toEqual({ accept: "*/*" });
+  });
+});
+
+describe("consoleArgsToLine", () => {
+  it("keeps the Error for its stack and prints other objects shallowly on one line", () => {
+    const error = new Error("pool failed");
+    const connection = { host: "db", client: { socket: { deep: { deeper: "x".repeat(10_000) } } } };
+    const [fields, text] = consoleArgsToLine(["⨯", connection, error]);
+    expect(fields).toEqual({ err: error });
+    expect(text).not.toContain("\n");
+    expect(text).not.toContain("deeper");
+    expect(text.length).toBeLessThanOrEqual(1000);
+  });
+});
+
+describe("pathForLog", () => {
+  const known = staticSegments({ "/manager/v1/data/[orgId]/route": "/manager/v1/data/[orgId]", "/(portal)/launch/[placementId]/route": "/launch/[placementId]" });
+
+  it("drops the query and masks every segment that is not a static segment of a route", () => {
+    expect(pathForLog("/manager/v1/data/org-1?api_key=k&cpf=529.982.247-25", known)).toBe("/manager/v1/data/:");
+    expect(pathForLog("/launch/abc", known)).toBe("/launch/:");
+    expect(pathForLog("/529.982.247-25/ana.souza@x.br", known)).toBe("/:/:");
+    expect(pathForLog("/", known)).toBe("/");
+  });
+});
