@@ -4,12 +4,13 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
 import { pgliteDriver, postgresDriver, type SqlDriver } from "@/lib/server/db/driver";
+import { ReleasingPrismaPg } from "@/lib/server/db/prisma-pg";
+import { describeDatabaseError } from "@/lib/server/db/unavailable";
 
 export interface Database {
   prisma: PrismaClient;
@@ -22,12 +23,45 @@ export interface DatabaseOptions {
   url?: string;
   /** PGlite data directory; "memory://" keeps it in memory (tests). */
   dataDir?: string;
+  /** PostgreSQL: how long to wait for a connection, new or from the pool (default HUB_DB_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: the longest statement (default HUB_DB_STATEMENT_TIMEOUT_MS); 0 = no limit (migrations, bulk seeds). */
+  statementTimeoutMs?: number;
+}
+
+/**
+ * How long the client itself waits for an answer beyond the server's statement_timeout: the
+ * server cancels a slow statement first (the connection stays usable); only a server or network
+ * that stopped answering altogether reaches the client's query_timeout (docs/decisions/010).
+ */
+const CLIENT_MARGIN_MS = 5_000;
+
+/**
+ * The PostgreSQL pool. Every setting answers a fault seen in practice: a database that accepts
+ * connections and never answers (connect timeout), a statement or connection that hangs
+ * (statement and query timeouts), a restart that kills idle connections (the `error` handler:
+ * without it, pg's pool rethrows the error as an uncaughtException; the error carries the whole
+ * client object, so it is logged as one line, never as an object).
+ */
+function createPool(url: string, options: DatabaseOptions): pg.Pool {
+  const e = env();
+  const statementTimeoutMs = options.statementTimeoutMs ?? e.HUB_DB_STATEMENT_TIMEOUT_MS;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? e.HUB_DB_CONNECT_TIMEOUT_MS,
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + CLIENT_MARGIN_MS } : {}),
+  });
+  pool.on("error", (error) => {
+    console.warn(`Database connection lost while idle (${describeDatabaseError(error)}); the pool opens a new one when needed`);
+  });
+  return pool;
 }
 
 export function createDatabase(options: DatabaseOptions): Database {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    const pool = createPool(options.url, options);
+    const prisma = new PrismaClient({ adapter: new ReleasingPrismaPg(pool) });
     const sql = postgresDriver(pool);
     return { prisma, sql, close: async () => { await prisma.$disconnect(); await sql.close(); } };
   }
@@ -47,13 +81,14 @@ export function pgliteDataDir(): string {
 // PGlite on the same directory (create-t3-app's db singleton).
 const globalForDb = globalThis as unknown as { hubDatabase?: Database };
 
+/** The database the environment configures: DATABASE_URL, or PGlite under HUB_DATA_DIR. */
+export function configuredDatabase(): DatabaseOptions {
+  const e = env();
+  return e.DATABASE_URL ? { url: e.DATABASE_URL } : { dataDir: pgliteDataDir() };
+}
+
 export function database(): Database {
-  if (!globalForDb.hubDatabase) {
-    const e = env();
-    globalForDb.hubDatabase = createDatabase(
-      e.DATABASE_URL ? { url: e.DATABASE_URL } : { dataDir: pgliteDataDir() },
-    );
-  }
+  globalForDb.hubDatabase ??= createDatabase(configuredDatabase());
   return globalForDb.hubDatabase;
 }
 

@@ -29,6 +29,9 @@ const ZEnvSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Tests only: `1` makes GET /test-fault throw, to show what an operator sees of a 500.
   HUB_TEST_FAULTS: z.enum(["0", "1"]).default("0"),
+  // PostgreSQL only (docs/decisions/010-database-outages.md).
+  HUB_DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  HUB_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
 });
 
 export type TEnv = z.infer<typeof ZEnvSchema> & { HUB_BASE_URL: string; DEMO_TOOL: "0" | "1" };

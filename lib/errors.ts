@@ -4,6 +4,7 @@ import { NextResponse } from "next/server";
 import { ZodError } from "zod";
 import { randomUUID } from "node:crypto";
 import { currentRequestId, log } from "@/lib/server/log.mjs";
+import { isDatabaseUnavailable, reportDatabaseUnavailable } from "@/lib/server/db/unavailable";
 
 const STATUS = {
   bad_request: 400,
@@ -15,7 +16,11 @@ const STATUS = {
   unsupported_media_type: 415,
   too_many_requests: 429,
   internal: 500,
+  unavailable: 503,
 } as const;
+
+/** Seconds a client is asked to wait after a 503 (a database restart takes about that long). */
+export const RETRY_AFTER_SECONDS = 5;
 
 export type AppErrorCode = keyof typeof STATUS;
 
@@ -51,6 +56,10 @@ export function fromZodError(error: ZodError, prefix = "Parâmetro inválido"): 
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof ZodError) return fromZodError(error);
+  if (isDatabaseUnavailable(error)) {
+    reportDatabaseUnavailable(error);
+    return new AppError("unavailable", "O banco de dados do Hub está indisponível no momento. Tente novamente em alguns segundos.");
+  }
   return new AppError("internal", "Erro interno. Tente novamente.");
 }
 
@@ -70,5 +79,7 @@ export function toResponse(error: unknown, init?: { headers?: HeadersInit }): Ne
   }
   const body: { message: string; fields?: Record<string, string> } = { message: appError.message };
   if (appError.fields && appError.code === "bad_request") body.fields = appError.fields;
-  return NextResponse.json(body, { status: appError.status, headers: init?.headers });
+  const headers = new Headers(init?.headers);
+  if (appError.code === "unavailable") headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+  return NextResponse.json(body, { status: appError.status, headers });
 }

@@ -4,7 +4,7 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import type { Class } from "@/lib/generated/prisma/client";
-import { database } from "@/lib/db";
+import { configuredDatabase, createDatabase, database, setDatabase } from "@/lib/db";
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
 import { assignTeacher } from "@/lib/server/school-data/assign-teacher";
@@ -53,6 +53,8 @@ async function main() {
     process.exit(2);
   }
   const { schools, "students-per-school": perSchool, "class-size": classSize } = parsed.data;
+  // Bulk writes and migrations: no statement time limit (the server keeps its own).
+  setDatabase(createDatabase({ ...configuredDatabase(), statementTimeoutMs: 0 }));
   await applyMigrations(database().sql);
   const runId = Date.now().toString(36);
   const network = await createInstitution({ name: `Rede de carga ${runId}`, kind: "network" });

@@ -1,9 +1,11 @@
 import { NextResponse } from "next/server";
+import { RETRY_AFTER_SECONDS } from "@/lib/errors";
 import { checkHealth } from "@/lib/server/health/check-health";
 
 export const dynamic = "force-dynamic";
 
 export async function GET() {
   const health = await checkHealth();
-  return NextResponse.json(health, { status: health.status === "ok" ? 200 : 503, headers: { "Cache-Control": "no-store" } });
+  const ok = health.status === "ok";
+  return NextResponse.json(health, { status: ok ? 200 : 503, headers: { "Cache-Control": "no-store", ...(ok ? {} : { "Retry-After": String(RETRY_AFTER_SECONDS) }) } });
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { isDatabaseUnavailable } from "./unavailable";
 
 export interface QueryOptions {
   /**
@@ -65,16 +66,25 @@ export function postgresDriver(pool: pg.Pool): SqlDriver {
     ...runner(pool),
     async transaction(fn) {
       const client = await pool.connect();
+      // A checked-out client has no listener of the pool's: without this one, a connection lost
+      // between two statements would be an uncaughtException. The statement in flight (or the
+      // next one) fails with the same error, which is what the caller sees.
+      const ignore = () => undefined;
+      client.on("error", ignore);
+      let broken: unknown;
       try {
         await client.query("BEGIN");
         const result = await fn(runner(client));
         await client.query("COMMIT");
         return result;
       } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
+        if (isDatabaseUnavailable(error)) broken = error;
+        else await client.query("ROLLBACK").catch((rollbackError: unknown) => (broken = rollbackError));
         throw error;
       } finally {
-        client.release();
+        client.removeListener("error", ignore);
+        // Releasing with an error makes the pool close the connection instead of reusing it.
+        client.release(broken instanceof Error ? broken : undefined);
       }
     },
     close: () => pool.end(),

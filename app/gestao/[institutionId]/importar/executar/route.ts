@@ -20,8 +20,10 @@ export async function POST(request: NextRequest, context: { params: Promise<{ in
     if (!isSameOriginPost(request.headers, request.nextUrl.origin)) throw new AppError("forbidden", "Origem não permitida.");
     const user = await getCurrentUser();
     if (!user?.profile) throw new AppError("unauthorized", "Entre novamente para importar.");
-    const scope = await resolveManagerScope({ personId: user.personId, profileId: user.profile.id }).catch(() => {
-      throw new AppError("not_found", "Instituição não encontrada.");
+    const scope = await resolveManagerScope({ personId: user.personId, profileId: user.profile.id }).catch((error: unknown) => {
+      // Not a manager here: the same answer as an unknown institution. Anything else (a database
+      // outage) keeps its own answer.
+      throw error instanceof AppError ? new AppError("not_found", "Instituição não encontrada.") : error;
     });
     const { institutionId } = await context.params;
     requireInReach({ scope, institutionId });
