@@ -34,7 +34,12 @@ const ZEnvSchema = z.object({
   HUB_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
 });
 
-export type TEnv = z.infer<typeof ZEnvSchema> & { HUB_BASE_URL: string; DEMO_TOOL: "0" | "1" };
+export type TEnv = z.infer<typeof ZEnvSchema> & {
+  HUB_BASE_URL: string;
+  DEMO_TOOL: "0" | "1";
+  /** DEMO_TOOL=1 set by the operator, not by default: only then may the launch tester reach private networks. */
+  DEMO_TOOL_EXPLICIT: boolean;
+};
 
 let cached: TEnv | undefined;
 
@@ -51,6 +56,7 @@ export function env(): TEnv {
     HUB_BASE_URL: (e.HUB_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
     // The reference tool provider is part of the embedded demo, off by default elsewhere.
     DEMO_TOOL: e.DEMO_TOOL ?? (e.DATABASE_URL ? "0" : "1"),
+    DEMO_TOOL_EXPLICIT: e.DEMO_TOOL === "1",
   };
   return cached;
 }

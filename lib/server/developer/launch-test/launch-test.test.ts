@@ -3,12 +3,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetEnvCache } from "@/lib/env";
+import { env, resetEnvCache } from "@/lib/env";
 import { verifyLaunch } from "@/lib/lti/verify-launch";
 import { setupTestDatabase } from "@/test/database";
 import { createTool } from "../create-tool";
 import { createDeveloper, pngBytes, type TTestDeveloper } from "../testing";
-import { resolveLaunchTarget } from "./resolve-launch-target";
+import { NO_ANSWER } from "./post-launch";
+import { resolveLaunchTarget, TARGET_REFUSED } from "./resolve-launch-target";
 import { runLaunchTest, type TLaunchTestReport } from "./run-launch-test";
 
 const t = setupTestDatabase();
@@ -166,7 +167,7 @@ describe("runLaunchTest", () => {
     const started = Date.now();
     const report = await runLaunchTest({ actorPersonId: dev.personId, toolId: await toolAt(`${silent.url}/launch`, "silent"), allowPrivateNetwork: true, timeoutMs: 300 });
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(report.cases[0]).toMatchObject({ id: "valid", status: null, passed: false, note: "Tempo esgotado sem resposta." });
+    expect(report.cases[0]).toMatchObject({ id: "valid", status: null, passed: false, note: NO_ANSWER });
     expect(report.cases.slice(1).every((c) => c.status === null && c.note?.startsWith("Não enviado"))).toBe(true);
     expect(silent.hits.length).toBeLessThanOrEqual(1);
   });
@@ -176,7 +177,23 @@ describe("runLaunchTest", () => {
     const url = `${gone.url}/launch`;
     await gone.close();
     const report = await runLaunchTest({ actorPersonId: dev.personId, toolId: await toolAt(url, "gone"), allowPrivateNetwork: true });
-    expect(report.cases[0]).toMatchObject({ status: null, note: "Conexão recusada." });
+    expect(report.cases[0]).toMatchObject({ status: null, note: NO_ANSWER });
+  });
+
+  it("gives one answer for every unreachable target: refused, reset, silent, TLS to a plain server", async () => {
+    const reset = await startServer((_req, _body, res) => res.socket?.destroy());
+    const silent = await startServer(() => undefined);
+    const plain = await startServer((_req, _body, res) => res.end("ok"));
+    const gone = await startServer(() => undefined);
+    const goneUrl = gone.url;
+    await gone.close();
+    servers.push(reset, silent, plain);
+    const notes = [];
+    for (const [name, url] of [["reset", reset.url], ["silent", silent.url], ["tls", plain.url.replace("http:", "https:")], ["refused", goneUrl]] as const) {
+      const report = await runLaunchTest({ actorPersonId: dev.personId, toolId: await toolAt(`${url}/launch`, `un-${name}`), allowPrivateNetwork: true, timeoutMs: 300 });
+      notes.push(report.cases[0]!.note);
+    }
+    expect(notes).toEqual([NO_ANSWER, NO_ANSWER, NO_ANSWER, NO_ANSWER]);
   });
 
   it("outside demo mode refuses a loopback target before sending anything", async () => {
@@ -184,18 +201,22 @@ describe("runLaunchTest", () => {
     const before = lax.hits.length;
     await expect(runLaunchTest({ actorPersonId: dev.personId, toolId, allowPrivateNetwork: false })).rejects.toMatchObject({
       code: "bad_request",
-      message: expect.stringMatching(/127\.0\.0\.1.*loopback/),
+      message: TARGET_REFUSED,
     });
     expect(lax.hits.length).toBe(before);
   });
 
-  it("follows the hub's mode by default: DEMO_TOOL=0 refuses loopback, DEMO_TOOL=1 allows it", async () => {
+  it("reaches loopback only when the operator sets DEMO_TOOL=1: not with DEMO_TOOL=0, not with the embedded default", async () => {
     const toolId = await toolAt(`${lax.url}/modo`, "modo");
     const saved = process.env.DEMO_TOOL;
     try {
       process.env.DEMO_TOOL = "0";
       resetEnvCache();
       await expect(runLaunchTest({ actorPersonId: dev.personId, toolId })).rejects.toMatchObject({ code: "bad_request" });
+      delete process.env.DEMO_TOOL;
+      resetEnvCache();
+      expect(env().DEMO_TOOL).toBe(process.env.DATABASE_URL ? "0" : "1");
+      await expect(runLaunchTest({ actorPersonId: dev.personId, toolId })).rejects.toMatchObject({ code: "bad_request", message: TARGET_REFUSED });
       process.env.DEMO_TOOL = "1";
       resetEnvCache();
       expect((await runLaunchTest({ actorPersonId: dev.personId, toolId })).cases[0]).toMatchObject({ status: 200 });
@@ -254,13 +275,13 @@ describe("resolveLaunchTarget", () => {
   });
 
   it.each([
-    ["one private address among public ones", ["93.184.216.34", "10.0.0.7"], /10\.0\.0\.7.*rede privada/],
-    ["a mapped IPv6 loopback", ["::ffff:127.0.0.1"], /loopback/],
-    ["an IPv6 unique-local address", ["fd00::5"], /rede privada/],
-    ["the metadata service", ["169.254.169.254"], /link-local/],
-  ])("refuses %s", async (_, addresses, message) => {
+    ["one private address among public ones", ["93.184.216.34", "10.0.0.7"]],
+    ["a mapped IPv6 loopback", ["::ffff:127.0.0.1"]],
+    ["an IPv6 unique-local address", ["fd00::5"]],
+    ["the metadata service", ["169.254.169.254"]],
+  ])("refuses %s with the one answer, which names no address", async (_, addresses) => {
     const result = await resolveLaunchTarget({ launchUrl: "https://tool.example/l", allowPrivateNetwork: false, lookup: lookupTo(...addresses) });
-    expect(result).toMatchObject({ ok: false, message: expect.stringMatching(message) });
+    expect(result).toEqual({ ok: false, message: TARGET_REFUSED });
   });
 
   it("demo mode allows loopback and private, never link-local or reserved", async () => {
@@ -274,13 +295,13 @@ describe("resolveLaunchTarget", () => {
 
   it("checks IP literals without DNS, and refuses names that do not resolve", async () => {
     expect(await resolveLaunchTarget({ launchUrl: "https://10.0.0.1/l", allowPrivateNetwork: false })).toMatchObject({ ok: false });
-    expect(await resolveLaunchTarget({ launchUrl: "http://[::1]:9/l", allowPrivateNetwork: false })).toMatchObject({ ok: false, message: expect.stringMatching(/loopback/) });
+    expect(await resolveLaunchTarget({ launchUrl: "http://[::1]:9/l", allowPrivateNetwork: false })).toEqual({ ok: false, message: TARGET_REFUSED });
     const failing = async () => {
       throw Object.assign(new Error("nope"), { code: "ENOTFOUND" });
     };
     expect(await resolveLaunchTarget({ launchUrl: "https://nao-existe.example/l", allowPrivateNetwork: false, lookup: failing })).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/resolver/),
+      message: TARGET_REFUSED,
     });
   });
 

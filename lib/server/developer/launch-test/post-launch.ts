@@ -30,15 +30,11 @@ function pinnedLookup(addresses: LookupAddress[]) {
   };
 }
 
-function describeError(error: unknown): string {
-  const e = error as { name?: string; code?: string };
-  if (e.name === "AbortError" || e.name === "TimeoutError" || e.code === "ABORT_ERR") return "Tempo esgotado sem resposta.";
-  if (e.code === "ECONNREFUSED") return "Conexão recusada.";
-  if (e.code === "ENOTFOUND" || e.code === "EAI_AGAIN") return "Endereço não encontrado.";
-  if (e.code === "ECONNRESET") return "A conexão foi encerrada pela ferramenta.";
-  if (typeof e.code === "string" && (e.code.startsWith("ERR_TLS") || e.code.includes("CERT"))) return `Falha de TLS (${e.code}).`;
-  return "Falha de rede ao enviar o lançamento.";
-}
+/**
+ * The one answer for a launch that got no HTTP answer: refused, reset, timed out, TLS or any other
+ * network failure read the same, so the tester is not a port or TLS scanner.
+ */
+export const NO_ANSWER = "A ferramenta não respondeu: sem conexão, sem resposta em tempo ou falha de TLS.";
 
 /**
  * POSTs one form-encoded launch from the hub's server and reports the status only. node:http
@@ -76,7 +72,7 @@ export function postLaunch({ target, fields, timeoutMs }: PostLaunchOptions): Pr
         response.destroy();
       },
     );
-    req.on("error", (error) => settle({ status: null, error: describeError(error) }));
+    req.on("error", () => settle({ status: null, error: NO_ANSWER }));
     req.end(body);
   });
 }

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP } from "node:net";
 import { urlProblem } from "@/lib/validations/developer";
-import { classifyAddress, type TAddressClass } from "../classify-address";
+import { classifyAddress } from "../classify-address";
 
 export type TLookupAll = (hostname: string) => Promise<LookupAddress[]>;
 
@@ -17,17 +17,19 @@ export type TResolvedTarget = { ok: true; target: TLaunchTarget } | { ok: false;
 
 export interface ResolveLaunchTargetOptions {
   launchUrl: string;
-  /** Demo mode: the reference tool runs on the hub itself, so loopback and private are allowed. */
+  /** Demo mode set explicitly by the operator (DEMO_TOOL=1): loopback and private are allowed. */
   allowPrivateNetwork: boolean;
   lookup?: TLookupAll;
 }
 
-const CLASS_LABEL: Record<Exclude<TAddressClass, "public">, string> = {
-  loopback: "de loopback (a própria máquina)",
-  private: "de rede privada",
-  "link-local": "link-local",
-  reserved: "reservado",
-};
+/**
+ * The one answer for a target the tester will not send to: not public, or a name that does not
+ * resolve. Never the address or its kind, so the tester cannot map which internal names exist
+ * or where they point.
+ */
+export const TARGET_REFUSED =
+  "O testador só envia lançamentos para endereços públicos da internet, e este endereço não é um deles (ou o nome não foi encontrado). " +
+  "Para testar uma ferramenta nesta máquina ou na rede local, o operador do Hub precisa iniciá-lo com DEMO_TOOL=1.";
 
 const systemLookup: TLookupAll = (hostname) =>
   new Promise((resolve, reject) => {
@@ -52,18 +54,15 @@ export async function resolveLaunchTarget({ launchUrl, allowPrivateNetwork, look
     try {
       addresses = await lookup(hostname);
     } catch {
-      return { ok: false, message: `Não foi possível resolver o nome ${hostname}.` };
+      return { ok: false, message: TARGET_REFUSED };
     }
   }
-  if (addresses.length === 0) return { ok: false, message: `O nome ${hostname} não tem endereços.` };
+  if (addresses.length === 0) return { ok: false, message: TARGET_REFUSED };
   for (const { address } of addresses) {
     const kind = classifyAddress(address);
     if (kind === "public") continue;
     if (allowPrivateNetwork && (kind === "loopback" || kind === "private")) continue;
-    return {
-      ok: false,
-      message: `${hostname} aponta para ${address}, um endereço ${CLASS_LABEL[kind]}. O testador só envia lançamentos para endereços públicos da internet.`,
-    };
+    return { ok: false, message: TARGET_REFUSED };
   }
   return { ok: true, target: { url, hostname, addresses } };
 }

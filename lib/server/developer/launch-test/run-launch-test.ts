@@ -35,7 +35,7 @@ export interface TLaunchTestReport {
 export interface RunLaunchTestOptions {
   actorPersonId: string;
   toolId: string;
-  /** Defaults to demo mode (DEMO_TOOL=1), where the reference tool runs on the hub itself. */
+  /** Defaults to demo mode set explicitly (DEMO_TOOL=1 in the environment, not its default). */
   allowPrivateNetwork?: boolean;
   /** Per request. */
   timeoutMs?: number;
@@ -76,7 +76,7 @@ export async function runLaunchTest(options: RunLaunchTestOptions): Promise<TLau
 
   const resolved = await resolveLaunchTarget({
     launchUrl: tool.launchUrl,
-    allowPrivateNetwork: options.allowPrivateNetwork ?? env().DEMO_TOOL === "1",
+    allowPrivateNetwork: options.allowPrivateNetwork ?? env().DEMO_TOOL_EXPLICIT,
     ...(options.lookup ? { lookup: options.lookup } : {}),
   });
   if (!resolved.ok) throw new AppError("bad_request", resolved.message, { launchUrl: resolved.message });

@@ -35,8 +35,8 @@ export default async function LaunchTestPage({ params }: Props) {
         <dt className="font-medium">Regras do envio</dt>
         <dd className="text-slate-600">
           Sem seguir redirecionamentos, 5 s por requisição, parâmetro <code>custom_hub_launch_test=1</code> em todos os envios.
-          {env().DEMO_TOOL === "1"
-            ? " Modo de demonstração: endereços locais e de rede privada são aceitos."
+          {env().DEMO_TOOL_EXPLICIT
+            ? " Modo de demonstração (DEMO_TOOL=1): endereços locais e de rede privada são aceitos."
             : " Endereços locais, de rede privada e link-local são recusados."}
         </dd>
       </dl>
