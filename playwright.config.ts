@@ -27,6 +27,14 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },
   },
+  // The browser suite first; then the specs that load the machine or start servers of their own
+  // (outages, shutdown), so they cannot slow the others; then the fuzz run, alone, because it checks
+  // that nothing it sent changed the school data.
+  projects: [
+    { name: "browser", testIgnore: [/operations\.spec/, /database-outage\.spec/, /fuzz\.spec/] },
+    { name: "operations", testMatch: [/operations\.spec/, /database-outage\.spec/], dependencies: ["browser"] },
+    { name: "fuzz", testMatch: /fuzz\.spec/, dependencies: ["operations"] },
+  ],
   webServer: {
     command: "node scripts/serve-e2e.mjs",
     url: `http://localhost:${port}/healthz`,

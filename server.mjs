@@ -10,7 +10,7 @@ import http from "node:http";
 import path from "node:path";
 import { compressionEnabled, createCompression } from "./lib/server/http/compression.mjs";
 import { drainServer, trackResponses } from "./lib/server/http/graceful-shutdown.mjs";
-import { checkMultipartBody, checkRequest, isPageMultipartPost, routeHandlerMatcher, sendRejection } from "./lib/server/http/request-guard.mjs";
+import { answerClientError, checkMultipartBody, checkRequest, isPageMultipartPost, routeHandlerMatcher, sendRejection } from "./lib/server/http/request-guard.mjs";
 import { consoleArgsToLine, log, pathForLog, requestIdFrom, runWithRequestId, staticSegments } from "./lib/server/log.mjs";
 
 // React and Next pick their production builds when first loaded, so this precedes importing next.
@@ -64,7 +64,7 @@ const server = http.createServer((req, res) => {
   res.setHeader("X-Request-Id", requestId);
   runWithRequestId(requestId, () => {
     if (accessLog) logAccess(req, res);
-    const rejection = checkRequest(req);
+    const rejection = checkRequest(req, isRouteHandler);
     if (rejection) return sendRejection(req, res, rejection);
     if (req.url) req.url = req.url.replace(DATA_API_WITHOUT_ORG, "/manager/v1/$1");
     if (!isPageMultipartPost(req, isRouteHandler)) return serve(req, res);
@@ -90,6 +90,7 @@ function serve(req, res) {
   });
 }
 trackResponses(server);
+server.on("clientError", answerClientError);
 
 /**
  * One line per request once it is answered: method, path without its query string and with only

@@ -53,7 +53,7 @@ export default async function DemoAppPage({ searchParams }: { searchParams: Prom
 
       {errorKey && (
         <p role="alert" className="mt-6 rounded-md bg-red-50 px-4 py-3 text-sm text-red-700">
-          {ERRORS[errorKey] ?? "Algo deu errado."} {detail && <span className="font-mono">({detail})</span>}
+          {(Object.hasOwn(ERRORS, errorKey) && ERRORS[errorKey]) || "Algo deu errado."} {detail && <span className="font-mono">({detail})</span>}
         </p>
       )}
 

@@ -4,18 +4,26 @@
 // call, a multipart body it cannot parse. One check here covers every route and page, present and
 // future. Plain JavaScript: node runs server.mjs with no build step. Decision: docs/decisions/009.
 
-import { IncomingMessage } from "node:http";
+import { IncomingMessage, STATUS_CODES } from "node:http";
 
-/** @typedef {{ status: 400 | 403 | 413, message: string }} Rejection */
+/** @typedef {{ status: 400 | 403 | 413 | 414, message: string }} Rejection */
+
+/**
+ * The longest request target accepted (path and query), as nginx's and most proxies' default
+ * buffer. Longer ones would come back in a redirect's Location that clients cannot read.
+ */
+export const MAX_URL_BYTES = 8 * 1024;
 /** @typedef {Pick<import("node:http").IncomingMessage, "method" | "url" | "headers">} GuardedRequest */
 
 /**
  * Why a request must be refused, or null to hand it to Next.
  * @param {GuardedRequest} req
+ * @param {(path: string) => boolean} [isRouteHandler] which paths are route handlers (routeHandlerMatcher)
  * @returns {Rejection | null}
  */
-export function checkRequest(req) {
+export function checkRequest(req, isRouteHandler = () => false) {
   const url = req.url ?? "/";
+  if (Buffer.byteLength(url) > MAX_URL_BYTES) return { status: 414, message: "URL longa demais." };
   // A NUL byte is never valid in a path, a query or a form value the hub accepts; PostgreSQL
   // refuses it in text ("invalid byte sequence"), which surfaced as 500s further in.
   if (url.includes("\0") || /%00/.test(url)) return { status: 400, message: "A URL contém um byte nulo (%00)." };
@@ -29,7 +37,7 @@ export function checkRequest(req) {
     return { status: 400, message: "O caminho da URL tem uma codificação (%) inválida." };
   }
   if (req.method === "POST") {
-    if (req.headers["next-action"] !== undefined && !sameOriginAction(req.headers)) {
+    if (isPossibleServerAction(req, path, isRouteHandler) && !sameOriginAction(req.headers)) {
       // Next refuses these too, but by throwing, which becomes a 500.
       return { status: 403, message: "Chamada de ação de outra origem recusada." };
     }
@@ -39,6 +47,20 @@ export function checkRequest(req) {
     }
   }
   return null;
+}
+
+/**
+ * What Next treats as a server action, and checks the origin of: a POST to a page with a
+ * `Next-Action` header, or with a form body (urlencoded or multipart: a form posted before the
+ * page's scripts ran). Route handlers read their own bodies.
+ * @param {GuardedRequest} req
+ * @param {string} path
+ * @param {(path: string) => boolean} isRouteHandler
+ */
+function isPossibleServerAction(req, path, isRouteHandler) {
+  if (req.headers["next-action"] !== undefined) return true;
+  const type = headerValue(req.headers["content-type"]) ?? "";
+  return /^\s*(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(type) && !isRouteHandler(path);
 }
 
 /** RFC 2046: 1–70 characters from bcharsnospace/space, optionally quoted, not ending in a space. */
@@ -163,4 +185,33 @@ export function isPageMultipartPost(req, isRouteHandler) {
   const url = req.url ?? "/";
   const query = url.indexOf("?");
   return !isRouteHandler(query === -1 ? url : url.slice(0, query));
+}
+
+/** How long a refused connection may keep sending before it is cut. */
+const LINGER_MS = 5_000;
+
+/**
+ * Node's answer to a request its parser refuses (raw non-ASCII bytes in the request line, a
+ * header too large, a broken chunk...), replacing the default that destroys the socket at once:
+ * a client still sending its body then gets a connection reset instead of the answer. Here the
+ * answer is written, the write side closed, and whatever the client still sends is read and
+ * dropped for up to LINGER_MS (a "lingering close", as nginx does), so the client reads the 4xx.
+ * @param {NodeJS.ErrnoException} error
+ * @param {import("node:stream").Duplex} socket
+ */
+export function answerClientError(error, socket) {
+  if (error.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+  const messages = { 400: "Requisição HTTP malformada.", 408: "A requisição demorou demais.", 431: "Cabeçalhos grandes demais." };
+  const body = JSON.stringify({ message: messages[status] });
+  socket.on("error", () => socket.destroy());
+  socket.on("data", () => undefined);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Cache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Readable } from "node:stream";
 import type { IncomingMessage } from "node:http";
-import { checkMultipartBody, checkRequest, isPageMultipartPost, routeHandlerMatcher, sendRejection } from "./request-guard.mjs";
+import { answerClientError, checkMultipartBody, checkRequest, isPageMultipartPost, MAX_URL_BYTES, routeHandlerMatcher, sendRejection } from "./request-guard.mjs";
 
 const get = (url: string, headers: Record<string, string> = {}) => checkRequest({ method: "GET", url, headers });
 const post = (url: string, headers: Record<string, string>) => checkRequest({ method: "POST", url, headers });
@@ -37,6 +37,21 @@ describe("checkRequest", () => {
     expect(post("/gestao", { "next-action": "abc", host: "localhost:3000" })).toBeNull();
     // Not a server action: the Origin rule of route handlers is theirs (lib/server/http/same-origin.ts).
     expect(post("/entrar", { origin: "http://evil.example", host: "localhost:3000" })).toBeNull();
+  });
+
+  it("refuses a form post to a page from another origin (Next takes it for a server action) with 403, not a route handler's", () => {
+    const routes = routeHandlerMatcher({ "/entrar/route": "/entrar" });
+    const form = (url: string, type: string, origin: string) => checkRequest({ method: "POST", url, headers: { "content-type": type, origin, host: "localhost:3000" } }, routes);
+    expect(form("/gestao/x/disciplinas", "multipart/form-data; boundary=abc", "http://evil.example")?.status).toBe(403);
+    expect(form("/gestao", "application/x-www-form-urlencoded", "garbage")?.status).toBe(403);
+    expect(form("/gestao", "application/x-www-form-urlencoded", "http://localhost:3000")).toBeNull();
+    expect(form("/entrar", "application/x-www-form-urlencoded", "http://evil.example")).toBeNull();
+    expect(form("/gestao", "application/json", "http://evil.example")).toBeNull();
+  });
+
+  it("refuses a URL over 8 KiB with 414, and passes one just under", () => {
+    expect(get(`/gestao?q=${"y".repeat(MAX_URL_BYTES)}`)?.status).toBe(414);
+    expect(get(`/gestao?q=${"y".repeat(MAX_URL_BYTES - 20)}`)).toBeNull();
   });
 
   it.each(["multipart/form-data", "multipart/form-data; boundary=", "multipart/form-data; charset=utf-8", `multipart/form-data; boundary=${"x".repeat(71)}`, 'multipart/form-data; boundary="a b "'])(
@@ -132,5 +147,35 @@ describe("multipart bodies of server actions", () => {
     let replayed = "";
     for await (const chunk of checked.request) replayed += String(chunk);
     expect(replayed).toBe(body);
+  });
+});
+
+describe("answerClientError", () => {
+  it("answers what Node's parser refuses with a 4xx the client can read, even while the client is still sending", async () => {
+    const server = createServer((_req, res) => res.end("ok"));
+    server.on("clientError", answerClientError);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const { connect } = await import("node:net");
+      const socket = connect(port, "127.0.0.1");
+      let received = "";
+      let reset = false;
+      socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
+      socket.on("error", () => (reset = true));
+      // Raw non-ASCII bytes in the request line, then a 2 MB body the server never wants.
+      socket.write(Buffer.concat([Buffer.from("PUT /sair?x="), Buffer.from([0xc3, 0xa7]), Buffer.from(" HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n")]));
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      for (let sent = 0; sent < 2_000_000; sent += chunk.length) {
+        if (!socket.write(chunk)) await new Promise((resolve) => socket.once("drain", resolve));
+      }
+      socket.end();
+      await new Promise((resolve) => socket.once("close", resolve));
+      expect(reset).toBe(false);
+      expect(received).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(received).toContain('{"message":"Requisição HTTP malformada."}'.replace("ç", "\u00c3\u00a7").replace("ã", "\u00c3\u00a3"));
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
