@@ -1,6 +1,7 @@
 import type { NextAuthOptions } from "next-auth";
 import { env } from "@/lib/env";
 import { SESSION_MAX_AGE_S } from "@/lib/server/auth/session-cookie";
+import { safeCallbackUrl } from "@/lib/server/http/safe-callback-url";
 import { hubSecret } from "@/lib/server/crypto/hub-secret";
 
 process.env.NEXTAUTH_URL ??= env().HUB_BASE_URL;
@@ -21,6 +22,12 @@ export function authOptions(): NextAuthOptions {
         session.personId = token.sub ?? "";
         session.profileId = token.profileId ?? null;
         return session;
+      },
+      // next-auth's default parses a relative callbackUrl with `new URL` and answers 500 to one it
+      // cannot parse (`?callbackUrl=x`); the hub's one rule decides instead, and never throws.
+      redirect({ url, baseUrl }) {
+        const path = url.startsWith(`${baseUrl}/`) ? url.slice(baseUrl.length) : url;
+        return `${baseUrl}${safeCallbackUrl(path)}`;
       },
     },
   };
