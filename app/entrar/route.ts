@@ -3,7 +3,7 @@ import { signInWithPassword } from "@/lib/server/auth/sign-in-with-password";
 import { writeSession } from "@/lib/server/auth/session-cookie";
 import { clientIp } from "@/lib/server/http/client-ip";
 import { handleFormPost, seeOther } from "@/lib/server/http/form-post";
-import { safeCallbackUrl } from "@/lib/server/http/safe-callback-url";
+import { safeCallbackUrl, withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +12,7 @@ export function POST(request: NextRequest): Promise<Response> {
   return handleFormPost(request, async (form) => {
     const callbackUrl = safeCallbackUrl(form.get("callbackUrl"));
     const result = await signInWithPassword({ login: form.get("login") ?? "", password: form.get("password") ?? "", ip: clientIp(request.headers) });
-    if (!result.ok) return seeOther(`/login?${new URLSearchParams({ error: result.error, callbackUrl })}`);
-    return writeSession(seeOther(`/perfil?${new URLSearchParams({ callbackUrl })}`), result.token);
+    if (!result.ok) return seeOther(withCallbackUrl("/login", callbackUrl, { error: result.error }));
+    return writeSession(seeOther(withCallbackUrl("/perfil", callbackUrl)), result.token);
   });
 }

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/login-form";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
-import { safeCallbackUrl } from "@/lib/server/http/safe-callback-url";
+import { safeCallbackUrl, withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 
 export const metadata: Metadata = { title: "Entrar" };
 
@@ -15,7 +15,7 @@ const SIGN_IN_ERRORS: Record<string, string> = {
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const callbackUrl = safeCallbackUrl(params.callbackUrl);
-  if (await getCurrentUser()) redirect(`/perfil?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+  if (await getCurrentUser()) redirect(withCallbackUrl("/perfil", callbackUrl));
   const errorKey = typeof params.error === "string" ? params.error : undefined;
   // Own keys only: ?error=constructor must not pick up Object.prototype's members.
   const error = errorKey === undefined ? undefined : Object.hasOwn(SIGN_IN_ERRORS, errorKey) ? SIGN_IN_ERRORS[errorKey] : "Não foi possível entrar.";

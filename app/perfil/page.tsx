@@ -5,7 +5,7 @@ import { ProfilePicker } from "@/components/profile-picker";
 import { ROLE_LABEL } from "@/lib/labels";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
 import { listProfiles } from "@/lib/server/auth/list-profiles";
-import { safeCallbackUrl } from "@/lib/server/http/safe-callback-url";
+import { safeCallbackUrl, withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 
 export const metadata: Metadata = { title: "Escolha o perfil" };
 
@@ -13,7 +13,7 @@ export default async function ProfilePage({ searchParams }: { searchParams: Prom
   const params = await searchParams;
   const callbackUrl = safeCallbackUrl(params.callbackUrl);
   const user = await getCurrentUser();
-  if (!user) redirect(`/login?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+  if (!user) redirect(withCallbackUrl("/login", callbackUrl));
   // The OAuth flow picks the profile on its own screen, which knows which profiles have the
   // application enabled; sending it through this picker first would ask twice.
   if (callbackUrl.startsWith("/oauth/continuar")) redirect(callbackUrl);
@@ -35,7 +35,7 @@ export default async function ProfilePage({ searchParams }: { searchParams: Prom
         <div className="mt-6">
           <ProfilePicker
             callbackUrl={callbackUrl}
-            returnTo={`/perfil?${new URLSearchParams({ callbackUrl, trocar: "1" })}`}
+            returnTo={withCallbackUrl("/perfil", callbackUrl, { trocar: "1" })}
             refused={params.erro === "perfil"}
             options={profiles.map((p) => ({ id: p.id, role: ROLE_LABEL[p.role], institution: p.institution.name }))}
           />

@@ -40,7 +40,7 @@ const report = await runFuzz({
 const unchanged = JSON.stringify(await summary()) === JSON.stringify(before);
 const statuses: Record<string, number> = {};
 for (const route of Object.values(report.byRoute)) for (const [s, n] of Object.entries(route)) statuses[s] = (statuses[s] ?? 0) + n;
-const line = (p: TFuzzProblem) => `  #${p.index} ${p.request.method} ${p.request.path.slice(0, 160)} → ${p.status ?? p.error} (${p.ms} ms, body ${p.request.bodyBytes} B) ${JSON.stringify(p.request.headers).slice(0, 200)}`;
+const line = (p: TFuzzProblem) => `  #${p.index} ${p.request.method} ${p.request.path.slice(0, 160)} → ${p.status ?? p.error} (${p.ms} ms, body ${p.request.bodyBytes} B) ${JSON.stringify(p.request.headers).slice(0, 200)}${p.previousOnConnection ? `\n      after, on the same connection: ${p.previousOnConnection}` : ""}`;
 const text = [
   `Seed ${seed}: ${report.requests} requests in ${(report.ms / 1000).toFixed(0)} s (${Math.round(report.requests / (report.ms / 1000))}/s), load average after ${load()}`,
   `Statuses: ${Object.entries(statuses).sort().map(([s, n]) => `${s}: ${n}`).join(", ")}`,

@@ -22,6 +22,8 @@ export interface TFuzzProblem {
   status: number | null;
   ms: number;
   error?: string;
+  /** For a connection error: the request sent before it on the same keep-alive connection. */
+  previousOnConnection?: string;
 }
 
 export interface TFuzzReport {
@@ -39,7 +41,13 @@ function sendablePath(raw: string): string {
   return raw.replace(/[^\u0021-\u00ff]/gu, (c) => encodeURIComponent(c));
 }
 
-function send(agent: http.Agent, base: URL, request: TFuzzRequest): Promise<{ status: number; error?: undefined } | { status: null; error: string }> {
+const lastOnSocket = new WeakMap<object, string>();
+
+function describe(request: TFuzzRequest): string {
+  return `${request.method} ${request.path.slice(0, 200)} (${request.body?.length ?? 0} B body, headers ${JSON.stringify(request.headers).slice(0, 300)})`;
+}
+
+function send(agent: http.Agent, base: URL, request: TFuzzRequest): Promise<{ status: number; error?: undefined; previous?: string } | { status: null; error: string; previous?: string }> {
   return new Promise((resolve) => {
     const headers: Record<string, string | number> = { ...request.headers };
     if (request.body) headers["content-length"] = request.body.length;
@@ -55,8 +63,13 @@ function send(agent: http.Agent, base: URL, request: TFuzzRequest): Promise<{ st
       res.on("end", () => resolve({ status: res.statusCode ?? 0 }));
       res.on("error", (error) => resolve({ status: null, error: (error as NodeJS.ErrnoException).code ?? error.message }));
     });
+    let previous: string | undefined;
+    req.on("socket", (socket) => {
+      previous = lastOnSocket.get(socket);
+      lastOnSocket.set(socket, describe(request));
+    });
     req.on("timeout", () => req.destroy(new Error("timeout")));
-    req.on("error", (error) => resolve({ status: null, error: (error as NodeJS.ErrnoException).code ?? error.message }));
+    req.on("error", (error) => resolve({ status: null, error: (error as NodeJS.ErrnoException).code ?? error.message, ...(previous ? { previous } : {}) }));
     req.end(request.body);
   });
 }
@@ -81,7 +94,7 @@ export async function runFuzz(options: TFuzzOptions): Promise<TFuzzReport> {
       const route = (report.byRoute[`${request.method} ${request.route}`] ??= {});
       route[key] = (route[key] ?? 0) + 1;
       const { body, ...rest } = request;
-      const problem: TFuzzProblem = { index, request: { ...rest, bodyBytes: body?.length ?? 0 }, status: answer.status, ms, ...(answer.error ? { error: answer.error } : {}) };
+      const problem: TFuzzProblem = { index, request: { ...rest, bodyBytes: body?.length ?? 0 }, status: answer.status, ms, ...(answer.error ? { error: answer.error } : {}), ...(answer.previous ? { previousOnConnection: answer.previous } : {}) };
       if (answer.status !== null && answer.status >= 500) report.serverErrors.push(problem);
       if (answer.status === null && !answer.error.startsWith("not sendable")) report.resets.push(problem);
       if (ms > slowMs) report.slow.push(problem);

@@ -2,13 +2,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
+import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 
 export const metadata: Metadata = { title: "Acesso restrito" };
 
 /** Where requireDeveloper sends a signed-in person who belongs to no edtech. */
 export default async function NoDeveloperAccessPage() {
   const user = await getCurrentUser();
-  if (!user) redirect(`/login?callbackUrl=${encodeURIComponent("/desenvolvedor")}`);
+  if (!user) redirect(withCallbackUrl("/login", "/desenvolvedor"));
   return (
     <section className="mx-auto max-w-lg py-12 text-center">
       <p className="text-sm font-semibold text-red-600">Erro 403</p>

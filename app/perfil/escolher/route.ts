@@ -2,7 +2,7 @@ import type { NextRequest } from "next/server";
 import { chooseProfile } from "@/lib/server/auth/choose-profile";
 import { readSession, writeSession } from "@/lib/server/auth/session-cookie";
 import { handleFormPost, seeOther } from "@/lib/server/http/form-post";
-import { safeCallbackUrl } from "@/lib/server/http/safe-callback-url";
+import { safeCallbackUrl, withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 
 export const dynamic = "force-dynamic";
 
@@ -15,7 +15,7 @@ export function POST(request: NextRequest): Promise<Response> {
   return handleFormPost(request, async (form) => {
     const callbackUrl = safeCallbackUrl(form.get("callbackUrl"));
     const token = await readSession(request);
-    if (!token) return seeOther(`/login?${new URLSearchParams({ callbackUrl })}`);
+    if (!token) return seeOther(withCallbackUrl("/login", callbackUrl));
     const chosen = await chooseProfile({ token, profileId: form.get("profileId") ?? "" });
     if (!chosen) return seeOther(withProfileError(safeCallbackUrl(form.get("returnTo"), "/perfil")));
     return writeSession(seeOther(callbackUrl), chosen);

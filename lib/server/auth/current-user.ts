@@ -4,6 +4,7 @@ import { cache } from "react";
 import { authOptions } from "@/lib/auth";
 import { db } from "@/lib/db";
 import type { InstitutionKind, Role } from "@/lib/generated/prisma/client";
+import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 
 export interface CurrentUser {
   personId: string;
@@ -32,7 +33,7 @@ export async function getCurrentUser(): Promise<CurrentUser | null> {
 /** For pages: signed-in user with a chosen profile, or a redirect to sign in / pick one. */
 export async function requireProfile(returnTo: string): Promise<CurrentUser & { profile: NonNullable<CurrentUser["profile"]> }> {
   const user = await getCurrentUser();
-  if (!user) redirect(`/login?callbackUrl=${encodeURIComponent(returnTo)}`);
-  if (!user.profile) redirect(`/perfil?callbackUrl=${encodeURIComponent(returnTo)}`);
+  if (!user) redirect(withCallbackUrl("/login", returnTo));
+  if (!user.profile) redirect(withCallbackUrl("/perfil", returnTo));
   return { ...user, profile: user.profile };
 }

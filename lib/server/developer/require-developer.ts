@@ -1,6 +1,7 @@
 import { redirect } from "next/navigation";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
 import { listDeveloperEdtechs, type TDeveloperEdtech } from "./list-developer-edtechs";
+import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 
 export interface TDeveloper {
   personId: string;
@@ -15,7 +16,7 @@ export interface TDeveloper {
  */
 export async function requireDeveloper(returnTo: string): Promise<TDeveloper> {
   const user = await getCurrentUser();
-  if (!user) redirect(`/login?callbackUrl=${encodeURIComponent(returnTo)}`);
+  if (!user) redirect(withCallbackUrl("/login", returnTo));
   const edtechs = await listDeveloperEdtechs({ personId: user.personId });
   if (edtechs.length === 0) redirect("/desenvolvedor/sem-acesso");
   return { personId: user.personId, name: user.name, edtechs };

@@ -5,6 +5,11 @@
 // future. Plain JavaScript: node runs server.mjs with no build step. Decision: docs/decisions/009.
 
 import { IncomingMessage, STATUS_CODES } from "node:http";
+// Next's own check of the client router's state header, so the guard refuses exactly what Next
+// would throw on (a pinned Next: the module's path is part of its build output, not of its API).
+import nextRouterState from "next/dist/server/app-render/parse-and-validate-flight-router-state.js";
+
+const { parseAndValidateFlightRouterState } = nextRouterState;
 
 /** @typedef {{ status: 400 | 403 | 413 | 414, message: string }} Rejection */
 
@@ -35,6 +40,14 @@ export function checkRequest(req, isRouteHandler = () => false) {
     decodeURIComponent(path);
   } catch {
     return { status: 400, message: "O caminho da URL tem uma codificação (%) inválida." };
+  }
+  const routerState = req.headers["next-router-state-tree"];
+  if (routerState !== undefined) {
+    try {
+      parseAndValidateFlightRouterState(routerState);
+    } catch {
+      return { status: 400, message: "Cabeçalho Next-Router-State-Tree inválido." };
+    }
   }
   if (req.method === "POST") {
     if (isPossibleServerAction(req, path, isRouteHandler) && !sameOriginAction(req.headers)) {
@@ -134,6 +147,9 @@ export function routeHandlerMatcher(manifest) {
   return (path) => patterns.some((pattern) => pattern.test(path));
 }
 
+/** Beyond this, a body over the limit is no longer read to its end. */
+const DRAIN_LIMIT = 16 * 1024 * 1024;
+
 /** Next's default limit for a server action's body (`serverActions.bodySizeLimit`). */
 export const ACTION_BODY_LIMIT = 1024 * 1024;
 
@@ -152,9 +168,12 @@ export async function checkMultipartBody(req, limit = ACTION_BODY_LIMIT) {
   let size = 0;
   for await (const chunk of req) {
     size += chunk.length;
-    if (size > limit) return { rejection: { status: 413, message: "Corpo grande demais para uma ação." } };
-    chunks.push(chunk);
+    if (size <= limit) chunks.push(chunk);
+    // Past the limit the body is read to its end and dropped, so the 413 reaches a client still
+    // sending and the connection stays usable; past DRAIN_LIMIT it is cut instead.
+    else if (size > DRAIN_LIMIT) break;
   }
+  if (size > limit) return { rejection: { status: 413, message: "Corpo grande demais para uma ação." } };
   const body = Buffer.concat(chunks);
   try {
     await new Response(body, { headers: { "content-type": headerValue(req.headers["content-type"]) ?? "" } }).formData();
@@ -187,6 +206,9 @@ export function isPageMultipartPost(req, isRouteHandler) {
   return !isRouteHandler(query === -1 ? url : url.slice(0, query));
 }
 
+/** Sockets answerClientError has answered. */
+const answered = new WeakSet();
+
 /** How long a refused connection may keep sending before it is cut. */
 const LINGER_MS = 5_000;
 
@@ -200,18 +222,20 @@ const LINGER_MS = 5_000;
  * @param {import("node:stream").Duplex} socket
  */
 export function answerClientError(error, socket) {
+  // Node's parser reports the same error again for every chunk that still arrives: answered once,
+  // the rest is drained by the listener below.
+  if (answered.has(socket)) return;
+  answered.add(socket);
   if (error.code === "ECONNRESET" || !socket.writable) {
     socket.destroy();
     return;
   }
   const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
-  const messages = { 400: "Requisição HTTP malformada.", 408: "A requisição demorou demais.", 431: "Cabeçalhos grandes demais." };
-  const body = JSON.stringify({ message: messages[status] });
   socket.on("error", () => socket.destroy());
   socket.on("data", () => undefined);
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Cache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-  );
+  socket.resume(); // the parser stopped reading when it failed
+  // No body: the request could not be parsed, so whether it was a HEAD (which must get none) is
+  // not known; the status says it all.
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nCache-Control: no-store\r\nContent-Length: 0\r\n\r\n`);
   setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }

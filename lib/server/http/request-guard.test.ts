@@ -49,6 +49,12 @@ describe("checkRequest", () => {
     expect(form("/gestao", "application/json", "http://evil.example")).toBeNull();
   });
 
+  it("refuses a router state header Next cannot parse with 400, and passes a valid one", () => {
+    expect(get("/gestao", { rsc: "1", "next-router-state-tree": "%" })?.status).toBe(400);
+    expect(get("/gestao", { rsc: "1", "next-router-state-tree": encodeURIComponent('["",{"x":1}]') })?.status).toBe(400);
+    expect(get("/gestao", { rsc: "1", "next-router-state-tree": encodeURIComponent('["",{"children":["__PAGE__",{}]},null,null]') })).toBeNull();
+  });
+
   it("refuses a URL over 8 KiB with 414, and passes one just under", () => {
     expect(get(`/gestao?q=${"y".repeat(MAX_URL_BYTES)}`)?.status).toBe(414);
     expect(get(`/gestao?q=${"y".repeat(MAX_URL_BYTES - 20)}`)).toBeNull();
@@ -165,17 +171,40 @@ describe("answerClientError", () => {
       socket.on("error", () => (reset = true));
       // Raw non-ASCII bytes in the request line, then a 2 MB body the server never wants.
       socket.write(Buffer.concat([Buffer.from("PUT /sair?x="), Buffer.from([0xc3, 0xa7]), Buffer.from(" HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n")]));
+      // The body goes on after the answer has arrived: Node's parser reports the error again
+      // for each chunk, and the connection must still not be reset.
+      await new Promise((resolve) => socket.once("data", resolve));
       const chunk = Buffer.alloc(64 * 1024, 0x61);
-      for (let sent = 0; sent < 2_000_000; sent += chunk.length) {
-        if (!socket.write(chunk)) await new Promise((resolve) => socket.once("drain", resolve));
+      for (let sent = 0; sent < 2_000_000 && socket.writable; sent += chunk.length) {
+        if (!socket.write(chunk)) await new Promise((resolve) => (socket.once("drain", resolve), socket.once("close", resolve)));
+        await new Promise((resolve) => setImmediate(resolve));
       }
-      socket.end();
+      if (socket.writable) socket.end();
       await new Promise((resolve) => socket.once("close", resolve));
       expect(reset).toBe(false);
       expect(received).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
-      expect(received).toContain('{"message":"Requisição HTTP malformada."}'.replace("ç", "\u00c3\u00a7").replace("ã", "\u00c3\u00a3"));
+      expect(received).toContain("Content-Length: 0\r\n");
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  it("answers once: the parser's later reports of the same error (one per chunk still arriving) leave the connection draining", () => {
+    let destroyed = 0;
+    const written: string[] = [];
+    const socket = {
+      writable: true,
+      on: () => socket,
+      resume: () => socket,
+      end(data: string) {
+        written.push(data);
+        socket.writable = false;
+      },
+      destroy: () => void destroyed++,
+    };
+    const error = Object.assign(new Error("Parse Error: Invalid URL"), { code: "HPE_INVALID_URL" });
+    for (let chunk = 0; chunk < 3; chunk++) answerClientError(error, socket as unknown as import("node:stream").Duplex);
+    expect(written).toHaveLength(1);
+    expect(destroyed).toBe(0);
   });
 });

@@ -18,3 +18,20 @@ export function safeCallbackUrl(value: string | string[] | null | undefined, fal
   if (url.origin !== PROBE_ORIGIN || url.pathname.startsWith("//")) return fallback;
   return `${url.pathname}${url.search}${url.hash}`;
 }
+
+/**
+ * The longest return address carried through a redirect, encoded. Past it the address is dropped
+ * (the person lands on the hub's home instead): a Location of several kilobytes breaks proxies
+ * and HTTP clients, whose response headers are limited (nginx 4–8 KiB, Node 16 KiB).
+ */
+export const MAX_RETURN_URL_ENCODED = 4096;
+
+/**
+ * `/login` or `/perfil` carrying where to go afterwards, through `safeCallbackUrl`. Every redirect
+ * to sign-in or to the profile picker is built here.
+ */
+export function withCallbackUrl(page: "/login" | "/perfil", returnTo: string | null | undefined, extra: Record<string, string> = {}): string {
+  const encoded = encodeURIComponent(safeCallbackUrl(returnTo));
+  const params = Object.entries(extra).map(([name, value]) => `&${name}=${encodeURIComponent(value)}`).join("");
+  return encoded.length > MAX_RETURN_URL_ENCODED ? `${page}?callbackUrl=%2F${params}` : `${page}?callbackUrl=${encoded}${params}`;
+}

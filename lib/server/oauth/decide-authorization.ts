@@ -17,6 +17,7 @@ import type { OAuthError } from "@/lib/oauth/errors";
 import { checkAuthorizeRequest, carriedQuery } from "./check-authorize-request";
 import { completeAuthorization } from "./complete-authorization";
 import { listProfileChoices, type TProfileChoice } from "./list-profile-choices";
+import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 
 export const CONTINUE_PATH = "/oauth/continuar";
 export const PICKER_PATH = "/oauth/escolher-perfil";
@@ -59,7 +60,7 @@ export async function decideAuthorization(options: {
 
   const carried = carriedQuery(options.query);
   if (!options.session) {
-    return { kind: "sign_in", loginUrl: `/login?callbackUrl=${encodeURIComponent(`${CONTINUE_PATH}?${carried}`)}` };
+    return { kind: "sign_in", loginUrl: withCallbackUrl("/login", `${CONTINUE_PATH}?${carried}`) };
   }
   const choices = await listProfileChoices({ personId: options.session.personId, application: check.application });
   const profileId = chooseProfile(choices, options.session, options.step, check.params.login_hint);

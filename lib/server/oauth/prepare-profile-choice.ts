@@ -3,6 +3,7 @@ import { buildRedirect } from "@/lib/oauth/redirect";
 import { carriedQuery, checkAuthorizeRequest } from "./check-authorize-request";
 import { CONTINUE_PATH } from "./decide-authorization";
 import { listProfileChoices, type TProfileChoice } from "./list-profile-choices";
+import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 
 export type TProfileChoiceScreen =
   | { kind: "error_page"; error: OAuthError }
@@ -27,7 +28,7 @@ export async function prepareProfileChoice(options: {
   if (check.kind === "error_page") return { kind: "error_page", error: check.error };
   if (check.kind === "redirect_error") return { kind: "redirect", location: check.location };
   const continueUrl = `${CONTINUE_PATH}?${carriedQuery(options.query)}`;
-  if (!options.personId) return { kind: "sign_in", loginUrl: `/login?callbackUrl=${encodeURIComponent(continueUrl)}` };
+  if (!options.personId) return { kind: "sign_in", loginUrl: withCallbackUrl("/login", continueUrl) };
 
   const { application, request } = check;
   const denied = new OAuthError("access_denied", "The user did not authorize the application");

@@ -5,6 +5,7 @@ import { getCurrentUser } from "@/lib/server/auth/current-user";
 import { buildLaunch } from "@/lib/server/launch/build-launch";
 import { htmlResponse } from "@/lib/server/launch/html";
 import { renderLaunchNotFound, renderLaunchPage } from "@/lib/server/launch/render-launch-page";
+import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -14,9 +15,9 @@ export async function GET(_request: Request, { params }: { params: Promise<{ pla
   const { placementId } = await params;
   const user = await getCurrentUser();
   if (!user?.profile) {
-    const back = encodeURIComponent(`/launch/${encodeURIComponent(placementId)}`);
+    const back = `/launch/${encodeURIComponent(placementId)}`;
     // Redirect targets come from HUB_BASE_URL, never from the Host header.
-    return NextResponse.redirect(new URL(user ? `/perfil?callbackUrl=${back}` : `/login?callbackUrl=${back}`, env().HUB_BASE_URL), 303);
+    return NextResponse.redirect(new URL(withCallbackUrl(user ? "/perfil" : "/login", back), env().HUB_BASE_URL), 303);
   }
   const profile = { id: user.profile.id, role: user.profile.role, institutionId: user.profile.institution.id };
   try {

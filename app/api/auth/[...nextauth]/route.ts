@@ -6,10 +6,18 @@ import { safeCallbackUrl } from "@/lib/server/http/safe-callback-url";
 export const dynamic = "force-dynamic";
 
 /**
- * next-auth's endpoints. A `callbackUrl` it cannot parse as a URL makes next-auth answer 500
- * ("server configuration"): it is replaced first by what the hub's one rule makes of it.
+ * next-auth's endpoints. Two inputs next-auth answers with a 500 are settled first: a
+ * `callbackUrl` it cannot parse as a URL ("server configuration") is replaced by what the hub's
+ * one rule makes of it, and a JSON body that does not parse is a 400.
  */
-function handler(req: NextRequest, ctx: { params: Promise<{ nextauth: string[] }> }) {
+async function handler(req: NextRequest, ctx: { params: Promise<{ nextauth: string[] }> }) {
+  if (req.method === "POST" && req.headers.get("content-type")?.includes("application/json")) {
+    try {
+      JSON.parse(await req.clone().text());
+    } catch {
+      return Response.json({ message: "O corpo não é um JSON válido." }, { status: 400, headers: { "Cache-Control": "no-store" } });
+    }
+  }
   const callbackUrl = req.nextUrl.searchParams.get("callbackUrl");
   if (callbackUrl !== null) {
     const url = req.nextUrl.clone();
