@@ -5,10 +5,14 @@ import { safeCallbackUrl } from "@/lib/server/http/safe-callback-url";
 
 export const dynamic = "force-dynamic";
 
+/** What next-auth may copy into a Location header as it is: printable ASCII only. */
+const headerSafe = (value: string) => (/^[\x21-\x7e]*$/.test(value) ? value : "invalid");
+
 /**
- * next-auth's endpoints. Two inputs next-auth answers with a 500 are settled first: a
- * `callbackUrl` it cannot parse as a URL ("server configuration") is replaced by what the hub's
- * one rule makes of it, and a JSON body that does not parse is a 400.
+ * next-auth's endpoints. Inputs next-auth answers with a 500 are settled first: a `callbackUrl`
+ * it cannot parse as a URL ("server configuration") is replaced by what the hub's one rule makes
+ * of it; an `error` (query or path) it would copy raw into a Location header is replaced when it
+ * is not printable ASCII; and a JSON body that does not parse is a 400.
  */
 async function handler(req: NextRequest, ctx: { params: Promise<{ nextauth: string[] }> }) {
   if (req.method === "POST" && req.headers.get("content-type")?.includes("application/json")) {
@@ -19,12 +23,15 @@ async function handler(req: NextRequest, ctx: { params: Promise<{ nextauth: stri
     }
   }
   const callbackUrl = req.nextUrl.searchParams.get("callbackUrl");
-  if (callbackUrl !== null) {
+  const error = req.nextUrl.searchParams.get("error");
+  if (callbackUrl !== null || error !== null) {
     const url = req.nextUrl.clone();
-    url.searchParams.set("callbackUrl", safeCallbackUrl(callbackUrl));
+    if (callbackUrl !== null) url.searchParams.set("callbackUrl", safeCallbackUrl(callbackUrl));
+    if (error !== null) url.searchParams.set("error", headerSafe(error));
     req = new NextRequest(url, req);
   }
-  return NextAuth(authOptions())(req, ctx);
+  const segments = (await ctx.params).nextauth.map(headerSafe);
+  return NextAuth(authOptions())(req, { params: Promise.resolve({ nextauth: segments }) });
 }
 
 export { handler as GET, handler as POST };
