@@ -73,3 +73,19 @@ test("after a real sign-in in the browser, the probes end on the hub", async ({ 
     expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin);
   }
 });
+
+test("next-auth's endpoints answer malformed input with a 3xx or 4xx, never a 500", async ({ request }) => {
+  const answers = [
+    await request.get("/api/auth/error/%F0%9F%98%80", { maxRedirects: 0 }),
+    await request.get("/api/auth/error?error=%F0%9F%98%80", { maxRedirects: 0 }),
+    await request.get("/api/auth/session?callbackUrl=x", { maxRedirects: 0 }),
+    await request.post("/api/auth/session", { headers: { "content-type": "application/json" }, data: "{", maxRedirects: 0 }),
+    await request.post("/api/auth/signin", { headers: { "content-type": "application/json" }, data: '{"callbackUrl":{"x":1}}', maxRedirects: 0 }),
+    await request.post("/api/auth/providers/x", { headers: { "content-type": "application/json" }, data: '{"callbackUrl":[1]}', maxRedirects: 0 }),
+  ];
+  for (const answer of answers) {
+    expect(answer.status(), answer.url()).toBeGreaterThanOrEqual(200);
+    expect(answer.status(), answer.url()).toBeLessThan(500);
+  }
+  expect(answers[3]!.status()).toBe(400);
+});

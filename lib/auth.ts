@@ -26,7 +26,10 @@ export function authOptions(): NextAuthOptions {
       // next-auth's default parses a relative callbackUrl with `new URL` and answers 500 to one it
       // cannot parse (`?callbackUrl=x`); the hub's one rule decides instead, and never throws.
       redirect({ url, baseUrl }) {
-        const path = url.startsWith(`${baseUrl}/`) ? url.slice(baseUrl.length) : url;
+        // `url` comes from the request (a query or a JSON body's callbackUrl): not always a string.
+        const value: unknown = url;
+        if (typeof value !== "string") return `${baseUrl}/`;
+        const path = value.startsWith(`${baseUrl}/`) ? value.slice(baseUrl.length) : value;
         return `${baseUrl}${safeCallbackUrl(path)}`;
       },
     },

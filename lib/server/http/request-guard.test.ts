@@ -55,7 +55,7 @@ describe("checkRequest", () => {
     expect(get("/gestao", { rsc: "1", "next-router-state-tree": encodeURIComponent('["",{"children":["__PAGE__",{}]},null,null]') })).toBeNull();
   });
 
-  it("refuses a URL over 8 KiB with 414, and passes one just under", () => {
+  it("refuses a URL over 6 KiB with 414, and passes one just under", () => {
     expect(get(`/gestao?q=${"y".repeat(MAX_URL_BYTES)}`)?.status).toBe(414);
     expect(get(`/gestao?q=${"y".repeat(MAX_URL_BYTES - 20)}`)).toBeNull();
   });
