@@ -197,5 +197,7 @@ export function nextRequest(routes: readonly string[], r: TRandom, context: TFuz
     }
     if (!headers["content-type"]) delete headers["content-type"];
   }
+  // Header values go out as Latin-1: a character past U+00FF cannot be sent at all, so escape it.
+  for (const [name, value] of Object.entries(headers)) headers[name] = value.replace(/[^\t\x20-\x7e\x80-\xff]/gu, (c) => encodeURIComponent(c));
   return { route, method, path: fillRoute(route, r, context) + query(r, context), headers, ...(body ? { body } : {}) };
 }
