@@ -4,11 +4,10 @@
 // PostgreSQL only: the embedded PGlite runs inside the hub's process and has no connection to cut.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { startTcpProxy, type TcpProxy } from "../test/tcp-proxy";
+import { closedPort, startTcpProxy, type TcpProxy } from "../test/tcp-proxy";
 import { signIn } from "./fixtures";
 
 test.skip(!process.env.DATABASE_URL, "PostgreSQL only: PGlite is embedded in the hub's process");
@@ -25,17 +24,6 @@ let base = "";
 let output = "";
 let admin: pg.Client;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
 test.beforeAll(async () => {
   // The database the suite's own served hub migrated and seeded (scripts/serve-e2e.mjs).
   const target = new URL(process.env.DATABASE_URL!);
@@ -43,7 +31,7 @@ test.beforeAll(async () => {
   admin = new pg.Client({ connectionString: target.toString() });
   await admin.connect();
   proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-  const port = await freePort();
+  const port = await closedPort();
   base = `http://localhost:${port}`;
   hub = spawn(process.execPath, ["server.mjs"], {
     cwd: root,

@@ -6,9 +6,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
-import { connect, createServer, type Socket } from "node:net";
+import { connect, type Socket } from "node:net";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { closedPort } from "../test/tcp-proxy";
 
 test.describe.configure({ mode: "serial", timeout: 240_000 });
 
@@ -20,19 +21,8 @@ let output = "";
 let dataDir = "";
 let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
 test.beforeAll(async () => {
-  port = await freePort();
+  port = await closedPort();
   base = `http://localhost:${port}`;
   dataDir = path.join(root, ".data", `e2e-operations-${port}`);
   rmSync(dataDir, { recursive: true, force: true });
