@@ -4,29 +4,24 @@
 // (docs/security.md has its figures).
 import { expect, test } from "@playwright/test";
 import { routesOf } from "../test/fuzz/cases";
-import { reportTable, runFuzz, signedInCookie } from "../test/fuzz/run-fuzz";
+import { demoFuzzContext, reportTable, runFuzz } from "../test/fuzz/run-fuzz";
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 1_500);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
-const API_KEY = "demo-api-key";
 
 test.setTimeout(300_000);
 
 test(`${REQUESTS} malformed requests: no 5xx, no reset, none slower than 5 s, no change to the school data`, async ({ baseURL }) => {
   const base = baseURL!;
-  const sessions = ["", await signedInCookie(base, "gestor@demo.hub.br", "hub-demo"), await signedInCookie(base, "dev@edtech.demo", "hub-demo")];
-  // Ids the hub knows, so some requests get past "not found": the schools the demo key reaches.
-  const page = await (await fetch(`${base}/gestao`, { headers: { cookie: sessions[1]! } })).text();
-  const ids = [...new Set([...page.matchAll(/href="\/gestao\/([0-9a-f-]{36})"/g)].map((m) => m[1]!))];
-  expect(ids.length).toBeGreaterThan(0);
-  const summary = async () => Promise.all(ids.map(async (id) => (await fetch(`${base}/manager/v1/summary/${id}`, { headers: { "x-api-key": API_KEY } })).text()));
-  const before = await summary();
+  const { context, readSummaries } = await demoFuzzContext(base);
+  expect(context.ids.length).toBeGreaterThan(0);
+  const before = await readSummaries();
 
-  const report = await runFuzz({ base, routes: routesOf(), context: { ids, sessions, origin: base }, requests: REQUESTS, seed: SEED, concurrency: 2 });
+  const report = await runFuzz({ base, routes: routesOf(), context, requests: REQUESTS, seed: SEED, concurrency: 2 });
   test.info().annotations.push({ type: "fuzz", description: `seed ${SEED}, ${report.requests} requests in ${report.ms} ms` });
   const show = (problems: typeof report.serverErrors) => JSON.stringify(problems.slice(0, 5), null, 1);
   expect(report.serverErrors, `5xx answers (seed ${SEED}):\n${show(report.serverErrors)}\n${reportTable(report)}`).toEqual([]);
   expect(report.resets, `connection errors (seed ${SEED}):\n${show(report.resets)}`).toEqual([]);
   expect(report.slow, `answers slower than 5 s (seed ${SEED}):\n${show(report.slow)}`).toEqual([]);
-  expect(await summary(), "the school data did not change").toEqual(before);
+  expect(await readSummaries(), "the school data did not change").toEqual(before);
 });

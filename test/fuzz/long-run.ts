@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { routesOf } from "./cases";
-import { reportTable, runFuzz, signedInCookie, type TFuzzProblem } from "./run-fuzz";
+import { demoFuzzContext, reportTable, runFuzz, type TFuzzProblem } from "./run-fuzz";
 
 const { values } = parseArgs({
   options: {
@@ -20,24 +20,21 @@ const base = values.base.replace(/\/+$/, "");
 const requests = Number(values.requests);
 const seed = Number(values.seed);
 
-const sessions = ["", await signedInCookie(base, "gestor@demo.hub.br", "hub-demo"), await signedInCookie(base, "dev@edtech.demo", "hub-demo")];
-const page = await (await fetch(`${base}/gestao`, { headers: { cookie: sessions[1]! } })).text();
-const ids = [...new Set([...page.matchAll(/href="\/gestao\/([0-9a-f-]{36})"/g)].map((m) => m[1]!))];
-const summary = async () => Promise.all(ids.map(async (id) => (await fetch(`${base}/manager/v1/summary/${id}`, { headers: { "x-api-key": "demo-api-key" } })).text()));
-const before = await summary();
+const { context, readSummaries } = await demoFuzzContext(base);
+const before = await readSummaries();
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
-console.log(`fuzz: ${requests} requests to ${base}, seed ${seed}, ${ids.length} known ids, load ${load()}`);
+console.log(`fuzz: ${requests} requests to ${base}, seed ${seed}, ${context.ids.length} known ids, load ${load()}`);
 const report = await runFuzz({
   base,
   routes: routesOf(),
-  context: { ids, sessions, origin: base },
+  context,
   requests,
   seed,
   concurrency: Number(values.concurrency),
   onProgress: (done) => done % 10_000 === 0 && console.log(`  ${done} sent`),
 });
-const unchanged = JSON.stringify(await summary()) === JSON.stringify(before);
+const unchanged = JSON.stringify(await readSummaries()) === JSON.stringify(before);
 const statuses: Record<string, number> = {};
 for (const route of Object.values(report.byRoute)) for (const [s, n] of Object.entries(route)) statuses[s] = (statuses[s] ?? 0) + n;
 const line = (p: TFuzzProblem) => `  #${p.index} ${p.request.method} ${p.request.path.slice(0, 160)} → ${p.status ?? p.error} (${p.ms} ms, body ${p.request.bodyBytes} B) ${JSON.stringify(p.request.headers).slice(0, 200)}${p.previousOnConnection ? `\n      after, on the same connection: ${p.previousOnConnection}` : ""}`;

@@ -137,6 +137,19 @@ export async function signedInCookie(base: string, login: string, password: stri
   return cookie();
 }
 
+/**
+ * What a fuzz run needs from the demo hub: sessions (anonymous, a school manager, a developer),
+ * the ids of the manager's schools, and a reading of those schools' summaries, taken before and
+ * after the run to show that no refused request wrote anything.
+ */
+export async function demoFuzzContext(base: string): Promise<{ context: TFuzzContext; readSummaries: () => Promise<string[]> }> {
+  const sessions = ["", await signedInCookie(base, "gestor@demo.hub.br", "hub-demo"), await signedInCookie(base, "dev@edtech.demo", "hub-demo")];
+  const page = await (await fetch(`${base}/gestao`, { headers: { cookie: sessions[1]! } })).text();
+  const ids = [...new Set([...page.matchAll(/href="\/gestao\/([0-9a-f-]{36})"/g)].map((m) => m[1]!))];
+  const readSummaries = () => Promise.all(ids.map(async (id) => (await fetch(`${base}/manager/v1/summary/${id}`, { headers: { "x-api-key": "demo-api-key" } })).text()));
+  return { context: { ids, sessions, origin: base }, readSummaries };
+}
+
 /** The report as a Markdown table: one row per method and route, the statuses seen. */
 export function reportTable(report: TFuzzReport): string {
   const rows = Object.entries(report.byRoute).sort(([a], [b]) => a.localeCompare(b));
