@@ -4,6 +4,7 @@ import { writeSession } from "@/lib/server/auth/session-cookie";
 import { clientIp } from "@/lib/server/http/client-ip";
 import { handleFormPost, seeOther } from "@/lib/server/http/form-post";
 import { safeCallbackUrl, withCallbackUrl } from "@/lib/server/http/safe-callback-url";
+import { otherMethods } from "@/lib/server/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -16,3 +17,6 @@ export function POST(request: NextRequest): Promise<Response> {
     return writeSession(seeOther(withCallbackUrl("/perfil", callbackUrl)), result.token);
   });
 }
+
+/** RFC 9110 §15.5.6: the other methods answer 405 with Allow (lib/server/http/other-methods.ts). */
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["POST"]);

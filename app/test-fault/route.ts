@@ -3,6 +3,7 @@
 // when the server was started with HUB_TEST_FAULTS=1; otherwise it is an ordinary 404.
 import { AppError, toResponse } from "@/lib/errors";
 import { env } from "@/lib/env";
+import { otherMethods } from "@/lib/server/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -14,3 +15,6 @@ export function GET(): Response {
     return toResponse(error);
   }
 }
+
+/** RFC 9110 §15.5.6: the other methods answer 405 with Allow (lib/server/http/other-methods.ts). */
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

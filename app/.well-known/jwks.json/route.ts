@@ -1,5 +1,6 @@
 import { serverErrorResponse } from "@/lib/server/oauth/authorization-http";
 import { getSigningKey, listPublicJwks } from "@/lib/server/oauth/signing-keys";
+import { otherMethods } from "@/lib/server/http/other-methods";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -20,3 +21,6 @@ export async function GET(): Promise<Response> {
     return serverErrorResponse(error, { "Access-Control-Allow-Origin": "*" });
   }
 }
+
+/** RFC 9110 §15.5.6: the other methods answer 405 with Allow (lib/server/http/other-methods.ts). */
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

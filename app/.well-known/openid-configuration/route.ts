@@ -1,5 +1,6 @@
 import { env } from "@/lib/env";
 import { openIdConfiguration } from "@/lib/oauth/discovery";
+import { otherMethods } from "@/lib/server/http/other-methods";
 
 // The issuer comes from the runtime environment, never from the build.
 export const dynamic = "force-dynamic";
@@ -11,3 +12,6 @@ export function GET(): Response {
     headers: { "Cache-Control": "public, max-age=3600", "Access-Control-Allow-Origin": "*" },
   });
 }
+
+/** RFC 9110 §15.5.6: the other methods answer 405 with Allow (lib/server/http/other-methods.ts). */
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

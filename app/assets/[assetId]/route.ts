@@ -1,4 +1,5 @@
 import { readAsset } from "@/lib/server/tools/read-asset";
+import { otherMethods } from "@/lib/server/http/other-methods";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -25,3 +26,6 @@ export async function GET(_request: Request, { params }: { params: Promise<{ ass
     },
   });
 }
+
+/** RFC 9110 §15.5.6: the other methods answer 405 with Allow (lib/server/http/other-methods.ts). */
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

@@ -3,6 +3,7 @@ import { env } from "@/lib/env";
 import {
   DEMO_PENDING_COOKIE, DEMO_SESSION_COOKIE, DEMO_SESSION_MAX_AGE, finishDemoSignIn, type TDemoCallbackResult,
 } from "@/lib/server/oauth/demo-app-client";
+import { otherMethods } from "@/lib/server/http/other-methods";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -32,3 +33,6 @@ export async function GET(request: NextRequest): Promise<Response> {
   }
   return response;
 }
+
+/** RFC 9110 §15.5.6: the other methods answer 405 with Allow (lib/server/http/other-methods.ts). */
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

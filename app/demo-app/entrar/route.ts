@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { env } from "@/lib/env";
 import { DEMO_PENDING_COOKIE, DEMO_PENDING_MAX_AGE, startDemoSignIn } from "@/lib/server/oauth/demo-app-client";
+import { otherMethods } from "@/lib/server/http/other-methods";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -21,3 +22,6 @@ export async function GET(request: Request): Promise<Response> {
     return NextResponse.redirect(new URL("/demo-app?erro=hub_unreachable", request.url), 302);
   }
 }
+
+/** RFC 9110 §15.5.6: the other methods answer 405 with Allow (lib/server/http/other-methods.ts). */
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import { DEMO_SESSION_COOKIE } from "@/lib/server/oauth/demo-app-client";
+import { otherMethods } from "@/lib/server/http/other-methods";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -10,3 +11,6 @@ export function POST(request: Request): Response {
   response.cookies.delete({ name: DEMO_SESSION_COOKIE, path: "/demo-app" });
   return response;
 }
+
+/** RFC 9110 §15.5.6: the other methods answer 405 with Allow (lib/server/http/other-methods.ts). */
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["POST"]);

@@ -3,6 +3,7 @@ import { htmlResponse } from "@/lib/server/launch/html";
 import { readRequestBody } from "@/lib/server/http/read-request-body";
 import { receiveDemoLaunch } from "@/lib/server/launch/receive-demo-launch";
 import { renderDemoLaunchAccepted, renderDemoLaunchRefused, renderDemoToolDisabled } from "@/lib/server/launch/render-demo-tool-page";
+import { otherMethods } from "@/lib/server/http/other-methods";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -29,3 +30,6 @@ export async function POST(request: Request): Promise<Response> {
   const page = result.ok ? renderDemoLaunchAccepted({ params: result.params, received }) : renderDemoLaunchRefused({ rule: result.rule });
   return htmlResponse(page.html, { status: result.ok ? 200 : 401, csp: page.csp });
 }
+
+/** RFC 9110 §15.5.6: the other methods answer 405 with Allow (lib/server/http/other-methods.ts). */
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["POST"]);

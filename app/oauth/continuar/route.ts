@@ -1,4 +1,5 @@
 import { authorizationGetHandler } from "@/lib/server/oauth/authorization-http";
+import { otherMethods } from "@/lib/server/http/other-methods";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -8,3 +9,6 @@ export const runtime = "nodejs";
  * completed for the profile the person just chose (decide-authorization.ts, step "continue").
  */
 export const GET = authorizationGetHandler("continue");
+
+/** RFC 9110 §15.5.6: the other methods answer 405 with Allow (lib/server/http/other-methods.ts). */
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

@@ -3,6 +3,7 @@ import { chooseProfile } from "@/lib/server/auth/choose-profile";
 import { readSession, writeSession } from "@/lib/server/auth/session-cookie";
 import { handleFormPost, seeOther } from "@/lib/server/http/form-post";
 import { safeCallbackUrl, withCallbackUrl } from "@/lib/server/http/safe-callback-url";
+import { otherMethods } from "@/lib/server/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -27,3 +28,6 @@ function withProfileError(path: string): string {
   url.searchParams.set("erro", "perfil");
   return `${url.pathname}${url.search}`;
 }
+
+/** RFC 9110 §15.5.6: the other methods answer 405 with Allow (lib/server/http/other-methods.ts). */
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["POST"]);

@@ -6,6 +6,7 @@ import { buildLaunch } from "@/lib/server/launch/build-launch";
 import { htmlResponse } from "@/lib/server/launch/html";
 import { renderLaunchNotFound, renderLaunchPage } from "@/lib/server/launch/render-launch-page";
 import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
+import { otherMethods } from "@/lib/server/http/other-methods";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -29,3 +30,6 @@ export async function GET(_request: Request, { params }: { params: Promise<{ pla
     return htmlResponse(page.html, { status: 404, csp: page.csp });
   }
 }
+
+/** RFC 9110 §15.5.6: the other methods answer 405 with Allow (lib/server/http/other-methods.ts). */
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

@@ -2,6 +2,7 @@ import NextAuth from "next-auth";
 import { NextRequest } from "next/server";
 import { authOptions } from "@/lib/auth";
 import { safeCallbackUrl } from "@/lib/server/http/safe-callback-url";
+import { otherMethods } from "@/lib/server/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -35,3 +36,6 @@ async function handler(req: NextRequest, ctx: { params: Promise<{ nextauth: stri
 }
 
 export { handler as GET, handler as POST };
+
+/** RFC 9110 §15.5.6: the other methods answer 405 with Allow (lib/server/http/other-methods.ts). */
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET", "POST"]);

@@ -6,6 +6,7 @@ import { requireInReach } from "@/lib/server/management/require-in-reach";
 import { streamImport } from "@/lib/server/management/stream-import";
 import { isSameOriginPost } from "@/lib/server/http/same-origin";
 import { IMPORT_MAX_BYTES, ZImportKindSchema } from "@/lib/validations/management";
+import { otherMethods } from "@/lib/server/http/other-methods";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -39,3 +40,6 @@ export async function POST(request: NextRequest, context: { params: Promise<{ in
     return toResponse(error, { headers: { "Cache-Control": "no-store" } });
   }
 }
+
+/** RFC 9110 §15.5.6: the other methods answer 405 with Allow (lib/server/http/other-methods.ts). */
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["POST"]);

@@ -1,6 +1,7 @@
 import { authorizationGetHandler, serverErrorResponse } from "@/lib/server/oauth/authorization-http";
 import { handleTokenRequest, MAX_TOKEN_REQUEST_BYTES } from "@/lib/server/oauth/handle-token-request";
 import { readRequestBody } from "@/lib/server/http/read-request-body";
+import { otherMethods } from "@/lib/server/http/other-methods";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -21,3 +22,6 @@ export async function POST(request: Request): Promise<Response> {
     return serverErrorResponse(error);
   }
 }
+
+/** RFC 9110 §15.5.6: the other methods answer 405 with Allow (lib/server/http/other-methods.ts). */
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET", "POST"]);

@@ -1,8 +1,12 @@
 import { dataApiGetHandler } from "@/lib/server/data-api/api-get-handler";
 import { summarizeEvents } from "@/lib/server/data-api/summarize-events";
+import { otherMethods } from "@/lib/server/http/other-methods";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** Summary (docs/data-api.md): event counts per entity and kind, as the institution tree. */
 export const GET = dataApiGetHandler(summarizeEvents);
+
+/** RFC 9110 §15.5.6: the other methods answer 405 with Allow (lib/server/http/other-methods.ts). */
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);
