@@ -216,10 +216,10 @@ test.describe("developer area", () => {
     await page.getByRole("button", { name: "Executar teste" }).click();
     await expect(page.getByRole("heading", { name: "Todos os casos passaram" })).toBeVisible({ timeout: 30_000 });
     const rows = page.locator("tr[data-case]");
-    await expect(rows).toHaveCount(9);
-    await expect(page.locator('tr[data-passed="true"]')).toHaveCount(9);
+    await expect(rows).toHaveCount(10);
+    await expect(page.locator('tr[data-passed="true"]')).toHaveCount(10);
     await expect(page.locator('tr[data-case="valid"]')).toContainText("HTTP 200");
-    for (const id of ["replayed_nonce", "bad_signature", "old_timestamp", "future_timestamp", "wrong_lti_version", "wrong_message_type", "missing_resource_link_id", "unknown_consumer_key"]) {
+    for (const id of ["replayed_nonce", "bad_signature", "old_timestamp", "future_timestamp", "wrong_lti_version", "wrong_message_type", "missing_resource_link_id", "unknown_consumer_key", "missing_consumer_key"]) {
       await expect(page.locator(`tr[data-case="${id}"]`)).toContainText("HTTP 401");
     }
   });
@@ -244,9 +244,9 @@ test.describe("developer area", () => {
       const { toolId } = await registerTool(page, { title: "Ferramenta Permissiva", launchUrl: laxUrl, consumerKey: "permissiva" });
       await page.goto(`/desenvolvedor/ferramentas/${toolId}/testar`);
       await page.getByRole("button", { name: "Executar teste" }).click();
-      await expect(page.getByRole("heading", { name: "8 de 9 casos falharam" })).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByRole("heading", { name: "9 de 10 casos falharam" })).toBeVisible({ timeout: 30_000 });
       await expect(page.locator('tr[data-case="valid"][data-passed="true"]')).toContainText("HTTP 200");
-      await expect(page.locator('tr[data-passed="false"]')).toHaveCount(8);
+      await expect(page.locator('tr[data-passed="false"]')).toHaveCount(9);
       for (const row of await page.locator('tr[data-passed="false"]').all()) {
         await expect(row).toContainText("HTTP 200");
         await expect(row).toContainText("aceitou um lançamento que deveria recusar");

@@ -18,7 +18,8 @@ export type TCaseId =
   | "wrong_lti_version"
   | "wrong_message_type"
   | "missing_resource_link_id"
-  | "unknown_consumer_key";
+  | "unknown_consumer_key"
+  | "missing_consumer_key";
 
 export interface TLaunchTestCase {
   id: TCaseId;
@@ -123,6 +124,14 @@ export function buildLaunchTestCases({ launchUrl, consumerKey, sharedSecret, hub
       description: "oauth_consumer_key que a ferramenta não emitiu (assinado com o segredo correto).",
       expect: "refuse",
       fields: sign({ key: `desconhecida-${run}` }),
+    },
+    {
+      // The contract: without oauth_consumer_key the tool does not show a resource.
+      id: "missing_consumer_key",
+      label: "Sem oauth_consumer_key",
+      description: "Lançamento assinado corretamente, enviado sem o parâmetro oauth_consumer_key.",
+      expect: "refuse",
+      fields: sign().filter(([name]) => name !== "oauth_consumer_key"),
     },
   ];
 }

@@ -107,10 +107,11 @@ describe("runLaunchTest", () => {
       wrong_message_type: [401, true],
       missing_resource_link_id: [401, true],
       unknown_consumer_key: [401, true],
+      missing_consumer_key: [401, true],
     });
     expect(report.passed).toBe(true);
     // Each request is a form-encoded POST to the registered URL, query kept.
-    const sent = strict.hits.slice(-9);
+    const sent = strict.hits.slice(-10);
     expect(sent.every((h) => h.method === "POST" && h.url === "/launch?curso=7" && h.contentType === "application/x-www-form-urlencoded")).toBe(true);
     expect(sent[0]!.body).toBe(sent[1]!.body); // the replay is byte-identical
     const audit = await t.db.prisma.auditLog.findFirstOrThrow({ where: { targetId: toolId, action: "tool.launch_test" } });
@@ -126,7 +127,7 @@ describe("runLaunchTest", () => {
     for (const c of report.cases.slice(1)) {
       expect(c).toMatchObject({ expected: "refuse", status: 200, passed: false, note: expect.stringMatching(/aceitou/) });
     }
-    expect(report.cases).toHaveLength(9);
+    expect(report.cases).toHaveLength(10);
   });
 
   it("with the wrong secret registered, the valid case fails and the replay is reported inconclusive", async () => {
@@ -158,7 +159,7 @@ describe("runLaunchTest", () => {
     expect(report.cases[2]).toMatchObject({ id: "bad_signature", passed: false, note: expect.stringMatching(/redirecionou \(302\)/) });
     expect(report.cases[0]).toMatchObject({ id: "valid", passed: true });
     expect(elsewhere.hits).toHaveLength(0);
-    expect(redirecting.hits).toHaveLength(9);
+    expect(redirecting.hits).toHaveLength(10);
   });
 
   it("times out a tool that never answers, and does not send the rest", async () => {
@@ -243,7 +244,7 @@ describe("runLaunchTest", () => {
     });
     expect(lookups).toBe(1);
     expect(report.cases[0]).toMatchObject({ status: 200 });
-    expect(lax.hits.filter((h) => h.url === "/pinned")).toHaveLength(9);
+    expect(lax.hits.filter((h) => h.url === "/pinned")).toHaveLength(10);
   });
 
   it("another edtech's member cannot run the tester on the tool", async () => {
