@@ -22,16 +22,20 @@ function mediaType(contentType: string | null): string {
   return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
+/** Media types a JSON body arrives with when its sender did not set one: none, curl's, fetch's. */
+const LOOSE_TYPES = ["", "application/x-www-form-urlencoded", "text/plain"];
+
 /**
- * The body as a record. JSON is recognised by its media type, and also when a form-typed or
- * untyped body starts with `{`: `curl -d '{...}'` sends JSON labelled as a form, and the spec's
- * examples only say the body is JSON.
+ * The body as a record. JSON is recognised by its media type (`application/json`, `…+json`),
+ * and also when an untyped, form-typed or text-typed body starts with `{`: the contract only
+ * says the body is JSON, `curl -d '{...}'` labels it a form and `fetch` with a string body
+ * labels it `text/plain`.
  */
 function readBody(contentType: string | null, text: string | null): Record<string, unknown> | OAuthError {
   if (text === null) return new OAuthError("invalid_request", "The request body is too large");
   const type = mediaType(contentType);
   const looksJson = text.trimStart().startsWith("{");
-  if (type === "application/json" || ((type === "" || type === "application/x-www-form-urlencoded") && looksJson)) {
+  if (type === "application/json" || type.endsWith("+json") || (LOOSE_TYPES.includes(type) && looksJson)) {
     try {
       const parsed: unknown = JSON.parse(text);
       if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
@@ -41,7 +45,7 @@ function readBody(contentType: string | null, text: string | null): Record<strin
     }
   }
   if (type === "" || type === "application/x-www-form-urlencoded") return formBodyToRecord(new URLSearchParams(text));
-  return new OAuthError("invalid_request", "Content-Type must be application/json or application/x-www-form-urlencoded");
+  return new OAuthError("invalid_request", "The body must be JSON or application/x-www-form-urlencoded");
 }
 
 function failure(error: OAuthError): TTokenHttpResult {
