@@ -15,14 +15,19 @@ const SIGN_IN_ERRORS: Record<string, string> = {
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const callbackUrl = safeCallbackUrl(params.callbackUrl);
-  if (await getCurrentUser()) redirect(withCallbackUrl("/perfil", callbackUrl));
+  // `reauth=1`: an application asked the person to sign in again (OIDC prompt=login), so a
+  // signed-in person sees the form too.
+  const reauth = params.reauth === "1";
+  if (!reauth && (await getCurrentUser())) redirect(withCallbackUrl("/perfil", callbackUrl));
   const errorKey = typeof params.error === "string" ? params.error : undefined;
   // Own keys only: ?error=constructor must not pick up Object.prototype's members.
   const error = errorKey === undefined ? undefined : Object.hasOwn(SIGN_IN_ERRORS, errorKey) ? SIGN_IN_ERRORS[errorKey] : "Não foi possível entrar.";
   return (
     <section className="mx-auto max-w-sm">
       <h1 className="text-2xl font-bold">Entrar no Hub</h1>
-      <p className="mt-2 text-sm text-slate-600">Use o e-mail ou o CPF cadastrado pela sua escola.</p>
+      <p className="mt-2 text-sm text-slate-600">
+        {reauth ? "O aplicativo pediu que você confirme quem é: entre de novo. " : ""}Use o e-mail ou o CPF cadastrado pela sua escola.
+      </p>
       <div className="mt-6 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
         <LoginForm callbackUrl={callbackUrl} error={error} />
       </div>

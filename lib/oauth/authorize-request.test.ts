@@ -63,6 +63,9 @@ describe("AUTHORIZE_RULES", () => {
       "responseModeValid:redirect_error",
       "stateWithinLimit:redirect_error",
       "nonceWithinLimit:redirect_error",
+      "nonceRequiredForImplicitOpenId:redirect_error",
+      "promptValid:redirect_error",
+      "idTokenHintWithinLimit:redirect_error",
     ]);
   });
 });
@@ -255,6 +258,8 @@ describe("validateAuthorizeRequest", () => {
         redirectUri: REDIRECT,
         responseTypes: ["access_token", "id_token"],
         scope: ["user.info"],
+        openid: true,
+        prompt: new Set(),
         state: "a b&c=d/é%",
         nonce: "n-1",
         responseMode: "fragment",
@@ -263,11 +268,42 @@ describe("validateAuthorizeRequest", () => {
   });
   it("leaves optional fields out when absent", () => {
     const result = request(run({ state: undefined }));
-    expect(Object.keys(result).sort()).toEqual(["clientId", "redirectUri", "responseMode", "responseTypes", "scope"]);
+    expect(Object.keys(result).sort()).toEqual(["clientId", "openid", "prompt", "redirectUri", "responseMode", "responseTypes", "scope"]);
   });
   it("redirected errors carry state byte-identical", () => {
     const state = "a b&c=d/é%";
     const result = expectRedirectError(run({ scope: "x", state }), "scopePresentAndKnown", "invalid_scope");
     expect(new URL(result.location).searchParams.get("state")).toBe(state);
+  });
+});
+
+describe("nonceRequiredForImplicitOpenId (OIDC Core §3.2.2.1)", () => {
+  it.each(["id_token", "id_token token"])("openid + %s without nonce → invalid_request at the redirect URI", (responseType) => {
+    const result = run({ response_type: responseType, scope: "openid user.info", nonce: undefined });
+    expect(result).toMatchObject({ kind: "redirect_error", rule: "nonceRequiredForImplicitOpenId", error: { code: "invalid_request" } });
+  });
+  it("without openid the contract keeps nonce optional", () => {
+    expect(run({ response_type: "id_token", scope: "user.info", nonce: undefined }).kind).toBe("ok");
+  });
+  it("the code flow and access_token alone do not need it", () => {
+    expect(run({ response_type: "code", scope: "openid user.info", nonce: undefined }).kind).toBe("ok");
+    expect(run({ response_type: "access_token", scope: "openid user.info", nonce: undefined }).kind).toBe("ok");
+  });
+});
+
+describe("promptValid (OIDC Core §3.1.2.1)", () => {
+  it("parses the space-separated values", () => {
+    expect(request(run({ prompt: "login consent" })).prompt).toEqual(new Set(["login", "consent"]));
+    expect(request(run({ prompt: undefined })).prompt).toEqual(new Set());
+  });
+  it.each(["none login", "bogus", "none select_account"])("refuses %s with invalid_request", (prompt) => {
+    expect(run({ prompt })).toMatchObject({ kind: "redirect_error", rule: "promptValid", error: { code: "invalid_request" } });
+  });
+});
+
+describe("idTokenHintWithinLimit", () => {
+  it("carries the hint, refuses an oversized one", () => {
+    expect(request(run({ id_token_hint: "a.b.c" })).idTokenHint).toBe("a.b.c");
+    expect(run({ id_token_hint: "x".repeat(5000) })).toMatchObject({ kind: "redirect_error", rule: "idTokenHintWithinLimit" });
   });
 });

@@ -15,6 +15,9 @@ export type { ResponseMode } from "./redirect";
 
 export type ResponseTypeValue = "code" | "access_token" | "id_token";
 
+/** OIDC Core §3.1.2.1 `prompt` values. */
+export type PromptValue = "none" | "login" | "consent" | "select_account";
+
 export type AuthorizeClient = {
   clientId: string;
   redirectUris: readonly string[];
@@ -30,6 +33,12 @@ export type AuthorizeRequest = {
   responseTypes: readonly ResponseTypeValue[];
   /** Known scopes only, de-duplicated; `openid` is accepted but not carried. */
   scope: readonly string[];
+  /** Whether `openid` was in the scope: an OpenID Connect request, with OIDC's extra rules. */
+  openid: boolean;
+  /** OIDC `prompt`, empty when not sent. `none` never comes with another value. */
+  prompt: ReadonlySet<PromptValue>;
+  /** OIDC `id_token_hint`: a token we issued, naming the profile the client expects (checked by the caller). */
+  idTokenHint?: string;
   state?: string;
   nonce?: string;
   codeChallenge?: string;
@@ -54,7 +63,10 @@ export type AuthorizeRuleName =
   | "pkceMethodValid"
   | "responseModeValid"
   | "stateWithinLimit"
-  | "nonceWithinLimit";
+  | "nonceWithinLimit"
+  | "nonceRequiredForImplicitOpenId"
+  | "promptValid"
+  | "idTokenHintWithinLimit";
 
 export type AuthorizeValidation =
   | { kind: "ok"; request: AuthorizeRequest }
@@ -76,6 +88,9 @@ export type AuthorizeDraft = {
   redirectUri?: string;
   responseTypes?: readonly ResponseTypeValue[];
   scope?: readonly string[];
+  openid?: boolean;
+  prompt?: ReadonlySet<PromptValue>;
+  idTokenHint?: string;
   codeChallenge?: string;
   codeChallengeMethod?: "S256";
   responseMode?: ResponseMode;
@@ -189,7 +204,7 @@ export const scopePresentAndKnown: AuthorizeRule = ({ params }) => {
   const unknown = words.find((word) => !KNOWN_SCOPES.includes(word) && !IGNORED_SCOPES.includes(word));
   if (unknown !== undefined) return fail("invalid_scope", `Unknown scope: ${unknown.slice(0, 64)}`);
   const scope = KNOWN_SCOPES.filter((known) => words.includes(known));
-  return scope.length === 0 ? fail("invalid_scope", "scope is required (user.info)") : pass({ scope });
+  return scope.length === 0 ? fail("invalid_scope", "scope is required (user.info)") : pass({ scope, openid: words.includes("openid") });
 };
 
 /**
@@ -245,6 +260,44 @@ export const nonceWithinLimit: AuthorizeRule = ({ params }) => {
     : pass({ nonce });
 };
 
+/**
+ * OIDC Core §3.2.2.1: in the implicit flow `nonce` is REQUIRED, so a replayed id token can be
+ * told apart. It applies to OpenID Connect requests (`openid` in the scope) that ask for an id
+ * token without a code; plain OAuth requests keep `nonce` optional, as the contract has it.
+ */
+export const nonceRequiredForImplicitOpenId: AuthorizeRule = ({ draft }) =>
+  draft.openid === true && draft.nonce === undefined && draft.responseTypes?.includes("id_token") === true && !draft.responseTypes.includes("code")
+    ? fail("invalid_request", "nonce is required when an id_token is requested in the implicit flow with the openid scope")
+    : pass();
+
+const PROMPT_VALUES: readonly PromptValue[] = ["none", "login", "consent", "select_account"];
+
+/**
+ * OIDC Core §3.1.2.1: `prompt` is a space-delimited list; `none` with any other value is an
+ * error. An unknown value is refused rather than ignored, so the client learns of its mistake.
+ */
+export const promptValid: AuthorizeRule = ({ params }) => {
+  const raw = param(params, "prompt");
+  const prompt = new Set<PromptValue>();
+  for (const word of (raw ?? "").split(" ").filter((w) => w !== "")) {
+    const value = PROMPT_VALUES.find((known) => known === word);
+    if (value === undefined) return fail("invalid_request", `Unknown prompt value: ${word.slice(0, 32)}`);
+    prompt.add(value);
+  }
+  if (prompt.has("none") && prompt.size > 1) return fail("invalid_request", "prompt=none cannot be combined with other values");
+  return pass({ prompt });
+};
+
+/** An id token is a few hundred bytes; the bound only keeps the request sane. */
+export const MAX_ID_TOKEN_HINT_LENGTH = 4096;
+
+export const idTokenHintWithinLimit: AuthorizeRule = ({ params }) => {
+  const hint = param(params, "id_token_hint");
+  return hint !== undefined && hint.length > MAX_ID_TOKEN_HINT_LENGTH
+    ? fail("invalid_request", `id_token_hint must be at most ${MAX_ID_TOKEN_HINT_LENGTH} characters`)
+    : pass({ idTokenHint: hint });
+};
+
 export type AuthorizeRuleEntry = { name: AuthorizeRuleName; onFailure: "error_page" | "redirect_error"; check: AuthorizeRule };
 
 /** THE order of validation. Names are explicit strings because bundlers may minify function names. */
@@ -259,6 +312,9 @@ export const AUTHORIZE_RULES: readonly AuthorizeRuleEntry[] = [
   { name: "responseModeValid", onFailure: "redirect_error", check: responseModeValid },
   { name: "stateWithinLimit", onFailure: "redirect_error", check: stateWithinLimit },
   { name: "nonceWithinLimit", onFailure: "redirect_error", check: nonceWithinLimit },
+  { name: "nonceRequiredForImplicitOpenId", onFailure: "redirect_error", check: nonceRequiredForImplicitOpenId },
+  { name: "promptValid", onFailure: "redirect_error", check: promptValid },
+  { name: "idTokenHintWithinLimit", onFailure: "redirect_error", check: idTokenHintWithinLimit },
 ];
 
 /**
@@ -309,7 +365,10 @@ function finish(draft: AuthorizeDraft): AuthorizeRequest {
     // Only reachable if AUTHORIZE_RULES is edited inconsistently: a programming error, not input.
     throw new Error("AUTHORIZE_RULES did not establish every field of the request");
   }
-  const request: AuthorizeRequest = { clientId, redirectUri, responseTypes, scope, responseMode };
+  const request: AuthorizeRequest = {
+    clientId, redirectUri, responseTypes, scope, responseMode, openid: draft.openid ?? false, prompt: draft.prompt ?? new Set(),
+  };
+  if (draft.idTokenHint !== undefined) request.idTokenHint = draft.idTokenHint;
   if (draft.state !== undefined) request.state = draft.state;
   if (draft.nonce !== undefined) request.nonce = draft.nonce;
   if (draft.codeChallenge !== undefined) {

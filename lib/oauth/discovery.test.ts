@@ -18,6 +18,8 @@ describe("openIdConfiguration", () => {
       token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
       code_challenge_methods_supported: ["S256"],
       scopes_supported: ["openid", "user.info"],
+      prompt_values_supported: ["none", "login", "consent", "select_account"],
+      authorization_response_iss_parameter_supported: true,
     });
     expect(doc.claims_supported).toEqual(expect.arrayContaining(["iss", "sub", "aud", "exp", "iat", "nonce", "at_hash"]));
   });

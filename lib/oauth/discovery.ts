@@ -17,6 +17,10 @@ export type OpenIdConfiguration = {
   code_challenge_methods_supported: string[];
   scopes_supported: string[];
   claims_supported: string[];
+  /** OpenID Connect Prompt Create 1.0 §4.1: the `prompt` values the authorization screen honours. */
+  prompt_values_supported: string[];
+  /** RFC 9207 §3: `iss` comes back on every authorization response. */
+  authorization_response_iss_parameter_supported: boolean;
 };
 
 /**
@@ -60,6 +64,8 @@ export function openIdConfiguration(issuer: string): OpenIdConfiguration {
     token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
     code_challenge_methods_supported: ["S256"],
     scopes_supported: ["openid", "user.info"],
-    claims_supported: ["iss", "sub", "aud", "exp", "iat", "nonce", "at_hash"],
+    claims_supported: ["iss", "sub", "aud", "exp", "iat", "jti", "nonce", "at_hash"],
+    prompt_values_supported: ["none", "login", "consent", "select_account"],
+    authorization_response_iss_parameter_supported: true,
   };
 }

@@ -17,7 +17,11 @@ export type OAuthErrorCode =
   | "access_denied"
   | "server_error"
   | "invalid_token"
-  | "insufficient_scope";
+  | "insufficient_scope"
+  // OIDC Core §3.1.2.6, answers to prompt=none
+  | "login_required"
+  | "account_selection_required"
+  | "interaction_required";
 
 /**
  * HTTP status per code. RFC 6749 §5.2 makes token-endpoint errors 400 except invalid_client
@@ -38,6 +42,9 @@ export const OAUTH_ERROR_STATUS: Readonly<Record<OAuthErrorCode, number>> = {
   server_error: 400,
   invalid_token: 401,
   insufficient_scope: 403,
+  login_required: 400,
+  account_selection_required: 400,
+  interaction_required: 400,
 };
 
 /**

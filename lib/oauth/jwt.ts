@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import {
   calculateJwkThumbprint,
   createLocalJWKSet,
+  decodeProtectedHeader,
   errors,
   exportJWK,
   generateKeyPair,
@@ -116,6 +117,8 @@ export type IdTokenInput = {
   /** The profile id. */
   subject: string;
   nonce?: string;
+  /** Recorded by the caller, so an id token presented to user info can be revoked like an access token. */
+  jti?: string;
   /** When the id token is issued alongside an access token, binds them with at_hash. */
   accessToken?: string;
   expiresInSeconds: number;
@@ -133,6 +136,7 @@ export async function signIdToken(input: IdTokenInput): Promise<string> {
   const payload: JWTPayload = { ...input.extraClaims };
   if (input.nonce !== undefined) payload.nonce = input.nonce;
   if (input.accessToken !== undefined) payload.at_hash = computeAtHash(input.accessToken);
+  if (input.jti !== undefined) payload.jti = input.jti;
   return new SignJWT(payload)
     .setProtectedHeader({ alg: SIGNING_ALG, typ: "JWT", kid: input.key.kid })
     .setIssuer(input.issuer)
@@ -193,6 +197,59 @@ export async function verifyAccessToken(
   } catch (error) {
     if (error instanceof errors.JOSEError) return invalidToken(error);
     throw error;
+  }
+}
+
+/** The claims of one of our id tokens that its verifiers rely on (OIDC Core §2). */
+const idTokenClaimsSchema = z.object({
+  iss: z.string(),
+  sub: z.string().min(1),
+  aud: z.union([z.string(), z.array(z.string()).length(1)]).transform((aud) => (typeof aud === "string" ? aud : aud[0]!)),
+  exp: z.number(),
+  iat: z.number(),
+  jti: z.string().min(1).optional(),
+});
+
+export type IdTokenClaims = z.infer<typeof idTokenClaimsSchema>;
+
+/**
+ * Verifies one of our id tokens: RS256 only, typ JWT (never an at+jwt), our issuer, one audience
+ * (the client). `allowExpired` is for `id_token_hint`, which OIDC Core §3.1.2.1 lets clients send
+ * after expiry: the signature and issuer still have to hold.
+ */
+export async function verifyIdToken(
+  token: string,
+  options: VerifyAccessTokenOptions & { allowExpired?: boolean },
+): Promise<IdTokenClaims | OAuthError> {
+  const keySet = createLocalJWKSet({ keys: await options.getPublicKeys() });
+  const invalid = new OAuthError("invalid_token", "The id token is invalid");
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await jwtVerify(token, keySet, {
+      algorithms: [SIGNING_ALG],
+      typ: "JWT",
+      issuer: options.issuer,
+      currentDate: options.now,
+      requiredClaims: ["exp", "iat", "sub", "aud"],
+    }));
+  } catch (error) {
+    // jose checks the signature before the claims, so an expired token's payload is authentic.
+    if (options.allowExpired && error instanceof errors.JWTExpired) payload = error.payload;
+    else if (error instanceof errors.JWTExpired) return new OAuthError("invalid_token", "The id token expired");
+    else if (error instanceof errors.JOSEError) return invalid;
+    else throw error;
+  }
+  const claims = idTokenClaimsSchema.safeParse(payload);
+  return claims.success ? claims.data : invalid;
+}
+
+/** `typ` of a JWT's protected header, or null when the text is not a JWT at all. */
+export function jwtType(token: string): string | null {
+  try {
+    const typ = decodeProtectedHeader(token).typ;
+    return typeof typ === "string" ? typ : null;
+  } catch {
+    return null;
   }
 }
 

@@ -1,8 +1,9 @@
-// GET /users/v1/users/info (docs/oauth.md, "Informações do usuário"). Checks, in order:
+// GET or POST /users/v1/users/info (docs/oauth.md, "User info"). Checks, in order:
 //   1. `authorization` holds a token (bare or `Bearer`)                    → else 401 invalid_token
-//   2. it is our RS256 at+jwt, signature, issuer and expiry valid          → else 401 invalid_token
+//   2. it is our RS256 access token (at+jwt) or id token (JWT), signature,
+//      issuer and expiry valid; the contract lets both kinds read user info → else 401 invalid_token
 //   3. its jti is recorded, not revoked, same client and profile           → else 401 invalid_token
-//   4. its scope includes user.info                                        → else 403 insufficient_scope
+//   4. the scope it was issued with includes user.info                      → else 403 insufficient_scope
 //   5. `x-relationship-id`, when sent, is the token's profile              → else 403 access_denied
 //   6. the profile still exists and its institution still enables the app  → else 401 invalid_token
 // The person's attributes are those the institution shares with the application, anonymized with
@@ -12,7 +13,7 @@ import { env } from "@/lib/env";
 import type { InstitutionKind, Role } from "@/lib/generated/prisma/client";
 import { readBearerToken } from "@/lib/oauth/authorization-header";
 import { OAuthError } from "@/lib/oauth/errors";
-import { verifyAccessToken } from "@/lib/oauth/jwt";
+import { jwtType, verifyAccessToken, verifyIdToken } from "@/lib/oauth/jwt";
 import { recordFilter } from "@/lib/server/data-api/privacy";
 import { personAttributes } from "@/lib/server/school-data/snapshots";
 import type { TPersonalAttribute } from "@/lib/validations/data-api";
@@ -37,6 +38,46 @@ export interface TUserInfo {
 
 const invalidToken = (description: string) => new OAuthError("invalid_token", description);
 
+/** A POST to user info carries at most a token field; anything bigger is not one. */
+export const MAX_USER_INFO_BODY_BYTES = 16 * 1024;
+
+/**
+ * The `authorization` value to check for a POST to user info: the header, or the form field
+ * `access_token` (RFC 6750 §2.2), never both (§2: a client MUST NOT use more than one method).
+ * `body` is null when it was over MAX_USER_INFO_BODY_BYTES.
+ */
+export function tokenFromPostBody(authorization: string | null, contentType: string | null, body: string | null): string | null | OAuthError {
+  if (body === null) return new OAuthError("invalid_request", "The request body is too large");
+  const isForm = (contentType ?? "").split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded";
+  const fields = isForm ? new URLSearchParams(body).getAll("access_token") : [];
+  if (fields.length > 1) return new OAuthError("invalid_request", "access_token is repeated");
+  if (fields.length === 0) return authorization;
+  if (authorization !== null) return new OAuthError("invalid_request", "Send the token in the authorization header or in the body, not both");
+  return `Bearer ${fields[0]}`;
+}
+
+/** What user info relies on from either kind of token: who, for which client, which record. */
+interface TPresentedToken {
+  jti: string;
+  sub: string;
+  clientId: string;
+}
+
+/** An access token (typ at+jwt, RFC 9068) or one of our id tokens (typ JWT, aud = the client). */
+async function verifyPresentedToken(token: string, now: Date): Promise<TPresentedToken | OAuthError> {
+  const options = { issuer: env().HUB_BASE_URL, getPublicKeys: () => listPublicJwks({ now }), now };
+  if (jwtType(token) === "JWT") {
+    const claims = await verifyIdToken(token, options);
+    if (claims instanceof OAuthError) return claims;
+    // Id tokens issued before their jti was recorded cannot be checked for revocation.
+    if (claims.jti === undefined) return invalidToken("The id token is invalid");
+    return { jti: claims.jti, sub: claims.sub, clientId: claims.aud };
+  }
+  const claims = await verifyAccessToken(token, options);
+  if (claims instanceof OAuthError) return claims;
+  return { jti: claims.jti, sub: claims.sub, clientId: claims.client_id };
+}
+
 export async function getUserInfo(options: {
   authorization: string | null;
   relationshipId: string | null;
@@ -45,19 +86,19 @@ export async function getUserInfo(options: {
   const now = options.now ?? new Date();
   const token = readBearerToken(options.authorization);
   if (token instanceof OAuthError) return token;
-  const claims = await verifyAccessToken(token, { issuer: env().HUB_BASE_URL, getPublicKeys: () => listPublicJwks({ now }), now });
+  const claims = await verifyPresentedToken(token, now);
   if (claims instanceof OAuthError) return claims;
 
   const record = await db().accessToken.findUnique({
     where: { jti: claims.jti },
-    select: { profileId: true, revokedAt: true, expiresAt: true, application: { select: { id: true, clientId: true, edtechId: true } } },
+    select: { profileId: true, scope: true, revokedAt: true, expiresAt: true, application: { select: { id: true, clientId: true, edtechId: true } } },
   });
-  if (!record || record.profileId !== claims.sub || record.application.clientId !== claims.client_id) {
+  if (!record || record.profileId !== claims.sub || record.application.clientId !== claims.clientId) {
     return invalidToken("The access token is invalid");
   }
   if (record.revokedAt) return invalidToken("The access token was revoked");
   if (record.expiresAt.getTime() <= now.getTime()) return invalidToken("The access token expired");
-  if (!claims.scope.split(" ").includes(USER_INFO_SCOPE)) {
+  if (!record.scope.split(" ").includes(USER_INFO_SCOPE)) {
     return new OAuthError("insufficient_scope", `The access token lacks the ${USER_INFO_SCOPE} scope`);
   }
   const relationshipId = options.relationshipId?.trim().toLowerCase();

@@ -32,8 +32,8 @@ export interface TIssueTokensInput {
 }
 
 /**
- * Signs the access token (RFC 9068 JWT, its jti recorded so it can be revoked) and/or the id
- * token (OIDC Core §2; at_hash binds it to the access token issued with it).
+ * Signs the access token (RFC 9068 JWT) and/or the id token (OIDC Core §2; at_hash binds it to
+ * the access token issued with it), and records each one's jti so it can be revoked.
  */
 export async function issueTokens(input: TIssueTokensInput): Promise<TIssuedTokens> {
   const now = input.now ?? new Date();
@@ -42,24 +42,26 @@ export async function issueTokens(input: TIssueTokensInput): Promise<TIssuedToke
   const scope = input.scope.join(" ");
   const result: TIssuedTokens = { expiresIn: ACCESS_TOKEN_TTL_SECONDS, scope };
 
+  // Both tokens' jtis are recorded: an access token or an id token presented to user info is
+  // honoured only while its row exists and is not revoked (a replayed code revokes both).
+  const record = { applicationId: input.application.id, profileId: input.profileId, codeId: input.codeId ?? null, scope, createdAt: now };
+  const rows: Prisma.AccessTokenCreateManyInput[] = [];
   if (input.accessToken) {
     const jti = randomUUID();
     result.accessToken = await signAccessToken({
       key, issuer, audience: input.application.clientId, subject: input.profileId, clientId: input.application.clientId,
       scope: input.scope, jti, expiresInSeconds: ACCESS_TOKEN_TTL_SECONDS, now,
     });
-    await (input.tx ?? db()).accessToken.create({
-      data: {
-        jti, applicationId: input.application.id, profileId: input.profileId, codeId: input.codeId ?? null, scope,
-        expiresAt: new Date(now.getTime() + ACCESS_TOKEN_TTL_SECONDS * 1000), createdAt: now,
-      },
-    });
+    rows.push({ jti, ...record, expiresAt: new Date(now.getTime() + ACCESS_TOKEN_TTL_SECONDS * 1000) });
   }
   if (input.idToken) {
+    const jti = randomUUID();
     result.idToken = await signIdToken({
       key, issuer, clientId: input.application.clientId, subject: input.profileId, nonce: input.nonce ?? undefined,
-      accessToken: result.accessToken, expiresInSeconds: ID_TOKEN_TTL_SECONDS, now,
+      accessToken: result.accessToken, jti, expiresInSeconds: ID_TOKEN_TTL_SECONDS, now,
     });
+    rows.push({ jti, ...record, expiresAt: new Date(now.getTime() + ID_TOKEN_TTL_SECONDS * 1000) });
   }
+  if (rows.length > 0) await (input.tx ?? db()).accessToken.createMany({ data: rows });
   return result;
 }

@@ -184,6 +184,50 @@ describe("GET /lti/v1/oauth2/authorize: sign-in and profile choice", () => {
     expect(other.kind).toBe("choose_profile");
   });
 
+  it("prompt=none never shows a screen: login_required, account_selection_required, interaction_required", async () => {
+    const silent = (extra: Params = {}) => new URLSearchParams(baseParams(w.app, { prompt: "none", ...extra }));
+    const errorOf = (outcome: Awaited<ReturnType<typeof decideAuthorization>>) => {
+      if (outcome.kind !== "redirect") throw new Error(`expected a redirect, got ${outcome.kind}`);
+      const location = new URL(outcome.location);
+      expect(location.searchParams.get("state")).toBe("st ate/+é");
+      expect(location.searchParams.get("iss")).toBe(TEST_ISSUER);
+      return location.searchParams.get("error");
+    };
+    expect(errorOf(await decideAuthorization({ query: silent(), session: null, step: "authorize" }))).toBe("login_required");
+    expect(errorOf(await decideAuthorization({ query: silent(), session: session(w.teacherA), step: "authorize" }))).toBe("account_selection_required");
+    // The session's profile is not enabled for this application; the person has others: still a choice.
+    const blocked = await decideAuthorization({ query: silent(), session: session(w.studentC), step: "authorize" });
+    expect(errorOf(blocked)).toBe("account_selection_required");
+    // One enabled profile: a code, silently.
+    const solo = await decideAuthorization({ query: silent(), session: session(null, w.soloPersonId), step: "authorize" });
+    expect(solo.kind === "redirect" && new URL(solo.location).searchParams.get("code")).toBeTruthy();
+  });
+
+  it("id_token_hint from an earlier sign-in picks that profile; naming someone else with prompt=none is login_required", async () => {
+    const { code } = await codeFor({ profileId: w.guardianB, pkce: false });
+    const idToken = (await token(specBody(w.app, code))).body.id_token as string;
+    const hinted = await decideAuthorization({ query: new URLSearchParams(baseParams(w.app, { prompt: "none", id_token_hint: idToken })), session: session(w.teacherA), step: "authorize" });
+    expect(hinted.kind === "redirect" && new URL(hinted.location).searchParams.get("user_id")).toBe(w.guardianB);
+    // The solo person is signed in; the hint names the other person's profile.
+    const stranger = await decideAuthorization({ query: new URLSearchParams(baseParams(w.app, { prompt: "none", id_token_hint: idToken })), session: session(w.soloA, w.soloPersonId), step: "authorize" });
+    expect(stranger.kind === "redirect" && new URL(stranger.location).searchParams.get("error")).toBe("login_required");
+    // A hint that is not one of our id tokens is ignored: the usual choice happens.
+    const junk = await decideAuthorization({ query: new URLSearchParams(baseParams(w.app, { id_token_hint: "a.b.c" })), session: session(w.teacherA), step: "authorize" });
+    expect(junk.kind).toBe("choose_profile");
+  });
+
+  it("prompt=select_account shows the picker even with one profile; prompt=login signs in again", async () => {
+    const select = await decideAuthorization({ query: new URLSearchParams(baseParams(w.app, { prompt: "select_account" })), session: session(null, w.soloPersonId), step: "authorize" });
+    expect(select.kind).toBe("choose_profile");
+    // After the picker (the continuation) the choice is taken, not asked again.
+    const chosen = await decideAuthorization({ query: new URLSearchParams(baseParams(w.app, { prompt: "select_account" })), session: session(w.soloA, w.soloPersonId), step: "continue" });
+    expect(chosen.kind).toBe("redirect");
+    const login = await decideAuthorization({ query: new URLSearchParams(baseParams(w.app, { prompt: "login" })), session: session(w.teacherA), step: "authorize" });
+    expect(login.kind === "sign_in" && new URL(login.loginUrl, TEST_ISSUER).searchParams.get("reauth")).toBe("1");
+    const resumed = await decideAuthorization({ query: new URLSearchParams(baseParams(w.app, { prompt: "login" })), session: session(w.teacherA), step: "continue" });
+    expect(resumed.kind).toBe("redirect");
+  });
+
   it("the code response: code, user_id, state and iss in the query; the redirect URI's own query kept", async () => {
     const location = await authorizeAs(w.teacherA, baseParams(w.app, { redirect_uri: "https://partner.example/cb?keep=1" }));
     expect(location.origin + location.pathname).toBe("https://partner.example/cb");
@@ -336,7 +380,7 @@ describe("POST /lti/v1/oauth2/authorize: failures", () => {
   it("expired code (older than 60 s) → invalid_grant", async () => {
     const code = await issueCode({
       application: w.app,
-      request: { clientId: w.app.clientId, redirectUri: w.app.redirectUri, responseTypes: ["code"], scope: ["user.info"], responseMode: "query" },
+      request: { clientId: w.app.clientId, redirectUri: w.app.redirectUri, responseTypes: ["code"], scope: ["user.info"], responseMode: "query", openid: false, prompt: new Set() },
       profileId: w.teacherA,
       now: new Date(Date.now() - 61_000),
     });
@@ -448,9 +492,20 @@ describe("GET /users/v1/users/info", () => {
     expect((await userInfo(`${header}.${forged}.${signature}`, w.teacherA)).response.status).toBe(401);
     const flipped = signature!.slice(0, -2) + (signature!.endsWith("AA") ? "BB" : "AA");
     expect((await userInfo(`${header}.${payload}.${flipped}`)).response.status).toBe(401);
-    // An id token is not an access token (typ at+jwt, RFC 9068 §4).
+  });
+
+  it("an id token reads user info too (the contract: both token kinds work with user.info), until its code is replayed", async () => {
     const { code } = await codeFor({ pkce: false });
     const idToken = (await token(specBody(w.app, code))).body.id_token as string;
+    const ok = await userInfo(idToken);
+    expect(ok.response.status).toBe(200);
+    expect(ok.body).toMatchObject({ sub: decodeJwt(idToken).sub });
+    // A tampered id token is refused like a tampered access token.
+    const [header, , signature] = idToken.split(".");
+    const forged = Buffer.from(JSON.stringify({ ...decodeJwt(idToken), sub: w.guardianB })).toString("base64url");
+    expect((await userInfo(`${header}.${forged}.${signature}`)).response.status).toBe(401);
+    // Replaying the code revokes every token issued from it, the id token included.
+    await token(specBody(w.app, code));
     expect((await userInfo(idToken)).response.status).toBe(401);
   });
 

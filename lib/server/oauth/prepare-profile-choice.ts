@@ -1,7 +1,6 @@
 import { OAuthError } from "@/lib/oauth/errors";
-import { buildRedirect } from "@/lib/oauth/redirect";
 import { carriedQuery, checkAuthorizeRequest } from "./check-authorize-request";
-import { CONTINUE_PATH } from "./decide-authorization";
+import { authorizationErrorRedirect, CONTINUE_PATH } from "./decide-authorization";
 import { listProfileChoices, type TProfileChoice } from "./list-profile-choices";
 import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 
@@ -37,6 +36,6 @@ export async function prepareProfileChoice(options: {
     application: { name: application.name, description: application.description, edtechName: application.edtechName },
     choices: await listProfileChoices({ personId: options.personId, application }),
     continueUrl,
-    cancelUrl: buildRedirect(request.redirectUri, { ...denied.toJSON(), state: request.state }, request.responseMode),
+    cancelUrl: authorizationErrorRedirect(request, denied),
   };
 }
