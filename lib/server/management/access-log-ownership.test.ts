@@ -1,5 +1,6 @@
 // The institution owns its logs (privacy issue #14, point 5): an application deleted by its
-// edtech leaves the institution's record of its reads in place, under the name it had.
+// edtech leaves the institution's record of its reads in place, under the name it had; and the
+// history of sharing-rule changes says who changed what, from what to what.
 import { beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
 import { flushAccessLogs } from "@/lib/server/audit/log-access";
@@ -10,7 +11,9 @@ import { deleteApplication } from "@/lib/server/developer/delete-application";
 import { createDeveloper, type TTestDeveloper } from "@/lib/server/developer/testing";
 import { setupTestDatabase } from "@/test/database";
 import { listDataAccessLogs } from "./list-data-access-logs";
+import { listSharingRuleChanges } from "./list-sharing-rule-changes";
 import { setApplicationAccess } from "./set-application-access";
+import { setEdtechLink } from "./set-edtech-link";
 import { createManagementFixture, type TManagementFixture } from "./testing";
 
 const t = setupTestDatabase();
@@ -74,5 +77,43 @@ describe("access-log rows outlive the application", () => {
     expect(school1.items.filter((r) => r.partner.deleted).map((r) => r.channel).sort()).toEqual(["data_api", "summary"]);
     const kepts = await listDataAccessLogs({ scope: f.manager1, institutionId: f.school1.id, partner: { kind: "application", id: kept.applicationId }, page: 1 });
     expect(kepts.items.map((r) => [r.status, r.partner.deleted])).toEqual([[403, false]]);
+  });
+});
+
+describe("the history of sharing-rule changes", () => {
+  it("says who changed which partner, when, from what to what; filterable by partner; names a deleted partner", async () => {
+    const partner = await createPartner("Leitora Regrada", dev.edtechId);
+    const settings = (overrides: Record<string, string>) => ({ institutionId: f.school1.id, applicationId: partner.applicationId, rules: rules(overrides) });
+    await setApplicationAccess({ scope: f.manager1, settings: settings({}) });
+    await setApplicationAccess({ scope: f.manager1, settings: settings({ email_usuario: "anonimizado", idade: "permitido" }) });
+    await setApplicationAccess({ scope: f.manager1, remove: { institutionId: f.school1.id, applicationId: partner.applicationId } });
+
+    const history = await listSharingRuleChanges({ scope: f.manager1, institutionId: f.school1.id, partnerId: partner.applicationId, page: 1 });
+    expect(history.items.map((r) => [r.action, r.change])).toEqual([
+      ["application_access.delete", { kind: "sharing", before: { allowed: ["nome_usuario", "idade", "email_usuario"], anonymized: ["email_usuario"] }, after: null }],
+      [
+        "application_access.set",
+        { kind: "sharing", before: { allowed: ["nome_usuario"], anonymized: [] }, after: { allowed: ["nome_usuario", "idade", "email_usuario"], anonymized: ["email_usuario"] } },
+      ],
+      ["application_access.set", { kind: "sharing", before: null, after: { allowed: ["nome_usuario"], anonymized: [] } }],
+    ]);
+    for (const row of history.items) {
+      expect(row).toMatchObject({ actorName: "Gestor Um", institutionId: f.school1.id, institutionName: "Escola Um" });
+      expect(row.partner).toEqual({ id: partner.applicationId, kind: "application", name: "Leitora Regrada app", deleted: false });
+    }
+
+    // The network manager sees the school's changes too, and the edtech contract's, with the other partners in the filter.
+    await setEdtechLink({ scope: f.manager2, institutionId: f.school2.id, edtechId: dev.edtechId, linked: true });
+    const network = await listSharingRuleChanges({ scope: f.network, institutionId: f.networkId, page: 1, pageSize: 100 });
+    expect(network.items[0]).toMatchObject({ action: "edtech_link.create", actorName: "Gestor Dois", change: { kind: "contract", before: false, after: true }, partner: { kind: "edtech", id: dev.edtechId } });
+    expect(network.partners.map((p) => p.id)).toEqual(expect.arrayContaining([partner.applicationId, dev.edtechId]));
+    // A manager of school 2 does not see school 1's changes.
+    const school2 = await listSharingRuleChanges({ scope: f.manager2, institutionId: f.school2.id, page: 1 });
+    expect(school2.items.map((r) => r.action)).toEqual(["edtech_link.create"]);
+
+    await deleteApplication({ actorPersonId: dev.personId, applicationId: partner.applicationId, confirmName: "Leitora Regrada app" });
+    const orphaned = await listSharingRuleChanges({ scope: f.manager1, institutionId: f.school1.id, partnerId: partner.applicationId, page: 1 });
+    expect(orphaned.total).toBe(3);
+    expect(orphaned.items[0]!.partner).toEqual({ id: partner.applicationId, kind: "application", name: "Leitora Regrada app", deleted: true });
   });
 });

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { AccessLogTabs } from "@/components/gestao/access-log-tabs";
 import { DataTable } from "@/components/gestao/data-table";
 import { ATTRIBUTE_LABEL, CHANNEL_LABEL, formatDateTime } from "@/components/gestao/labels";
 import { Pagination } from "@/components/gestao/pagination";
@@ -57,6 +58,7 @@ export default async function AccessLogPage({ params, searchParams }: Props) {
   return (
     <section aria-labelledby="log-title" className="space-y-3">
       <h2 id="log-title" className={sectionTitle}>Registro de acessos aos dados</h2>
+      <AccessLogTabs institutionId={institution.id} current="acessos" />
       <p className="text-sm text-slate-600">
         Tudo o que saiu do hub para um parceiro, nesta instituição e nas unidades abaixo dela: leituras da API de dados e do resumo, consultas às
         informações do usuário, tokens de identidade emitidos e lançamentos de ferramentas (LTI). Aparecem os nomes dos atributos enviados, nunca os
