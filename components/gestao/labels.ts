@@ -37,3 +37,10 @@ const dateTime = new Intl.DateTimeFormat("pt-BR", { dateStyle: "short", timeStyl
 export const formatDateTime = (d: Date) => dateTime.format(d);
 export const formatDay = (iso: string | null) => (iso ? iso.split("-").reverse().join("/") : "—");
 export const formatCpf = (cpf: string | null) => (cpf && cpf.length === 11 ? `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}` : (cpf ?? "—"));
+export const CHANNEL_LABEL = {
+  data_api: "API de dados",
+  summary: "Resumo da API",
+  user_info: "Informações do usuário",
+  id_token: "Token de identidade (id_token)",
+  lti_launch: "Lançamento LTI",
+} as const;

@@ -181,10 +181,49 @@ export const ZSummaryFiltersSchema = z
   .refine((f) => !f.de || !f.ate || f.de <= f.ate, { path: ["ate"], message: "A data final vem antes da inicial" });
 export type TSummaryFilters = z.output<typeof ZSummaryFiltersSchema>;
 
+/** The channels of the institution's access log (DataAccessLog.channel). */
+export const ACCESS_CHANNELS = ["data_api", "summary", "user_info", "id_token", "lti_launch"] as const;
+export type TAccessChannel = (typeof ACCESS_CHANNELS)[number];
+
+/**
+ * A partner in the access log's filter: an application or a tool by id, or an application deleted
+ * since (its rows keep only its name). In the query string: `aplicacao:<id>`, `ferramenta:<id>`,
+ * `excluida:<name>`.
+ */
+export type TPartnerFilter = { kind: "application"; id: string } | { kind: "tool"; id: string } | { kind: "deleted"; name: string };
+
+export function partnerFilterValue(partner: TPartnerFilter): string {
+  return partner.kind === "deleted" ? `excluida:${partner.name}` : `${partner.kind === "application" ? "aplicacao" : "ferramenta"}:${partner.id}`;
+}
+
+const ZPartnerFilterSchema = z.preprocess(
+  (v) => (Array.isArray(v) ? v[0] : v || undefined),
+  z
+    .string()
+    .max(300)
+    .transform((value, ctx): TPartnerFilter => {
+      const at = value.indexOf(":");
+      const [kind, rest] = [value.slice(0, at), value.slice(at + 1)];
+      if (kind === "excluida" && rest.trim()) return { kind: "deleted", name: rest };
+      if ((kind === "aplicacao" || kind === "ferramenta") && z.uuid().safeParse(rest).success) return { kind: kind === "aplicacao" ? "application" : "tool", id: rest.toLowerCase() };
+      ctx.addIssue({ code: "custom", message: "Parceiro desconhecido" });
+      return z.NEVER;
+    })
+    .optional()
+    .catch(undefined),
+);
+
 export const ZAccessLogQuerySchema = ZListQuerySchema.extend({
-  aplicacao: z.preprocess((v) => (Array.isArray(v) ? v[0] : v || undefined), z.uuid().optional().catch(undefined)),
+  parceiro: ZPartnerFilterSchema,
+  canal: ZOptionalChoice(ACCESS_CHANNELS),
   de: z.preprocess((v) => (Array.isArray(v) ? v[0] : v || undefined), ZDay.optional().catch(undefined)),
   ate: z.preprocess((v) => (Array.isArray(v) ? v[0] : v || undefined), ZDay.optional().catch(undefined)),
+});
+
+/** The sharing-rule history's filter: one partner (application or tool), by id. */
+export const ZRuleHistoryQuerySchema = z.object({
+  page: ZPage,
+  parceiro: z.preprocess((v) => (Array.isArray(v) ? v[0] : v || undefined), z.uuid().optional().catch(undefined)),
 });
 
 // ---------------------------------------------------------------- CSV import

@@ -1,7 +1,7 @@
-// DataAccessLog: which application read which institution's data, with which filters and result.
-// Written off the response path: the insert is started, not awaited, so a read costs no extra
-// round trip; a failed insert is reported and never fails the read.
-import { database } from "@/lib/db";
+// The Data API's and the summary's entries in the institution's access log
+// (lib/server/audit/log-access.ts): which application read which institution's data, with which
+// filters and result.
+import { flushAccessLogs, logAccess } from "@/lib/server/audit/log-access";
 
 export interface TDataAccessLogEntry {
   applicationId: string;
@@ -11,28 +11,15 @@ export interface TDataAccessLogEntry {
   filters: Record<string, string>;
   status: number;
   eventCount?: number;
+  /** Names of the personal attributes the response may carry (the configuration's allowed ones). */
+  attributes?: readonly string[];
 }
 
-const pending = new Set<Promise<void>>();
-
-export function logDataAccess(entry: TDataAccessLogEntry): void {
-  // Raw SQL: a Prisma create costs milliseconds of CPU on the request's event loop.
-  const write: Promise<void> = database()
-    .sql.query(
-      `INSERT INTO "DataAccessLog" (id, "applicationId", "institutionId", endpoint, filters, status, "eventCount")
-       VALUES (gen_random_uuid(), $1, $2, $3, $4::jsonb, $5, $6)`,
-      [entry.applicationId, entry.institutionId, entry.endpoint, JSON.stringify(entry.filters), entry.status, entry.eventCount ?? 0],
-      { prepared: true },
-    )
-    .then(
-      () => undefined,
-      (error: unknown) => console.error("DataAccessLog write failed", error instanceof Error ? error.name : typeof error),
-    )
-    .finally(() => pending.delete(write));
-  pending.add(write);
+export function logDataAccess({ endpoint, ...entry }: TDataAccessLogEntry): void {
+  logAccess({ ...entry, channel: endpoint === "summary" ? "summary" : "data_api" });
 }
 
 /** Waits for the log writes already started (tests, graceful shutdown). */
 export async function flushDataAccessLogs(): Promise<void> {
-  await Promise.all([...pending]);
+  await flushAccessLogs();
 }

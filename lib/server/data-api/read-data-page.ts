@@ -62,9 +62,11 @@ async function prepareRead(options: TReadOptions) {
   const query = parsed.data;
   const timeZone = env().HUB_TIME_ZONE;
   const entities = requestedEntities(query);
+  // The access log names the personal attributes this read may carry (its values never).
+  const attributes = entities.some((e) => ENTITIES_WITH_PERSONAL_ATTRIBUTES.has(e)) ? grant.configuration.allowed : [];
   return {
     query,
-    log,
+    log: { ...log, attributes },
     timeZone,
     entities,
     filters: { ...toEventFilters(query, timeZone), institutionIds: grant.subtree.map((i) => i.id), entities, kinds: requestedKinds(query) },

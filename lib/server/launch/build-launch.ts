@@ -5,6 +5,7 @@ import { AppError } from "@/lib/errors";
 import { buildLaunchParams, type LaunchContextInput } from "@/lib/lti/launch-params";
 import { signLaunch } from "@/lib/lti/sign-launch";
 import { decryptSecret } from "@/lib/server/crypto/secret-box";
+import { logLaunch } from "@/lib/server/audit/log-launch";
 import { pseudonymize } from "@/lib/server/data-api/pseudonym";
 import { LTI_SECRET_PURPOSE } from "@/lib/server/tools/lti-secret-purpose";
 import type { TActingProfile } from "@/lib/server/tools/acting-profile";
@@ -121,5 +122,6 @@ export async function buildLaunch({ placementId, profile, timestamp, nonce }: Bu
     timestamp,
     nonce,
   });
+  logLaunch({ toolId: tool.id, profile, fields: signed.fields });
   return { action: signed.action, fields: signed.fields, toolOrigin: new URL(tool.launchUrl).origin, toolTitle: tool.title };
 }

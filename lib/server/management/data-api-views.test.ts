@@ -146,10 +146,10 @@ describe("the access log", () => {
     const network = await listDataAccessLogs({ scope: f.network, institutionId: f.networkId, page: 1, pageSize: 100 });
     expect(network.total).toBeGreaterThan(5);
     expect(network.items[0]!.at >= network.items.at(-1)!.at).toBe(true);
-    expect(new Set(network.items.map((r) => r.applicationName))).toEqual(new Set(["Leitora app", "Outra Leitora app"]));
+    expect(new Set(network.items.map((r) => r.partner.name))).toEqual(new Set(["Leitora app", "Outra Leitora app"]));
     const school = await listDataAccessLogs({ scope: f.manager1, institutionId: f.school1.id, applicationId: other.applicationId, page: 1 });
-    expect(school.items.every((r) => r.institutionId === f.school1.id && r.applicationId === other.applicationId)).toBe(true);
-    expect(school.items[0]).toMatchObject({ endpoint: "data", status: 200, filters: { user_id: f.school1.studentId, only: "usuario" } });
+    expect(school.items.every((r) => r.institutionId === f.school1.id && r.partner.id === other.applicationId)).toBe(true);
+    expect(school.items[0]).toMatchObject({ channel: "data_api", status: 200, filters: { user_id: f.school1.studentId, only: "usuario" } });
     await expect(listDataAccessLogs({ scope: f.manager2, institutionId: f.school1.id, page: 1 })).rejects.toMatchObject({ code: "not_found" });
   });
 });

@@ -21,7 +21,7 @@ export async function setApplicationAccess(
       ? ZAccessSettingsSchema.parse(options.settings)
       : { institutionId: ZIdSchema.parse(options.remove.institutionId), applicationId: ZIdSchema.parse(options.remove.applicationId), rules: null };
   const institution = requireInReach({ scope: options.scope, institutionId: target.institutionId });
-  const application = await db().oAuthApplication.findUnique({ where: { id: target.applicationId }, select: { id: true, edtechId: true } });
+  const application = await db().oAuthApplication.findUnique({ where: { id: target.applicationId }, select: { id: true, name: true, edtechId: true } });
   const chain = await listAncestors({ institutionId: institution.id });
   const linked = application
     ? await db().edtechLink.count({ where: { edtechId: application.edtechId, institutionId: { in: chain.map((c) => c.id) } } })
@@ -51,7 +51,9 @@ export async function setApplicationAccess(
       targetId: application.id,
       edtechId: application.edtechId,
       institutionId: institution.id,
+      // The partner's name is kept so the history still names it after the application is deleted.
       details: {
+        partnerName: application.name,
         before: before ? { allowed: before.allowedAttributes, anonymized: before.anonymizedAttributes } : null,
         after: target.rules ? { allowed, anonymized } : null,
       },

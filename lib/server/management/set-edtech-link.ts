@@ -9,14 +9,16 @@ import type { TManagerScope } from "./resolve-manager-scope";
 /**
  * Links (or unlinks) an edtech to an institution: the contract that lets the edtech's
  * applications read the institution's data and that of its descendants. Only links made at this
- * institution can be removed here; inherited ones belong to the ancestor's manager. Audited.
+ * institution can be removed here; inherited ones belong to the ancestor's manager. Audited with
+ * the before and after state.
  */
 export async function setEdtechLink(options: { scope: TManagerScope; institutionId: string; edtechId: string; linked: boolean }): Promise<void> {
   const input = ZEdtechLinkSchema.parse({ institutionId: options.institutionId, edtechId: options.edtechId });
   const institution = requireInReach({ scope: options.scope, institutionId: input.institutionId });
   try {
     await db().$transaction(async (tx) => {
-      if (!(await tx.edtech.findUnique({ where: { id: input.edtechId }, select: { id: true } }))) throw new AppError("not_found", "Edtech não encontrada.");
+      const edtech = await tx.edtech.findUnique({ where: { id: input.edtechId }, select: { id: true, name: true } });
+      if (!edtech) throw new AppError("not_found", "Edtech não encontrada.");
       if (options.linked) {
         await tx.edtechLink.create({ data: { institutionId: institution.id, edtechId: input.edtechId } });
       } else {
@@ -30,6 +32,8 @@ export async function setEdtechLink(options: { scope: TManagerScope; institution
         targetId: input.edtechId,
         edtechId: input.edtechId,
         institutionId: institution.id,
+        // Before and after, as for the sharing rules, so the history reads the same way.
+        details: { partnerName: edtech.name, before: { linked: !options.linked }, after: { linked: options.linked } },
       });
     });
   } catch (error) {

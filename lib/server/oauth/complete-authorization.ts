@@ -2,6 +2,7 @@ import { env } from "@/lib/env";
 import type { AuthorizeRequest } from "@/lib/oauth/authorize-request";
 import { buildRedirect } from "@/lib/oauth/redirect";
 import { issueCode } from "./issue-code";
+import { logIdTokenIssued } from "@/lib/server/audit/log-id-token";
 import { issueTokens } from "./issue-tokens";
 
 /**
@@ -29,6 +30,7 @@ export async function completeAuthorization(options: {
     application, profileId, scope: request.scope, nonce: request.nonce, now,
     accessToken: wantsAccessToken, idToken: request.responseTypes.includes("id_token"),
   });
+  if (tokens.idToken) logIdTokenIssued({ applicationId: application.id, profileId });
   return buildRedirect(
     request.redirectUri,
     {

@@ -17,6 +17,7 @@ import { OAuthError } from "@/lib/oauth/errors";
 import { verifyPkce } from "@/lib/oauth/pkce";
 import { hashSecret } from "@/lib/oauth/secret";
 import type { TokenRequest } from "@/lib/oauth/token-request";
+import { logIdTokenIssued } from "@/lib/server/audit/log-id-token";
 import { issueTokens } from "./issue-tokens";
 import { getSigningKey } from "./signing-keys";
 
@@ -59,7 +60,7 @@ export async function exchangeCode(options: {
   if (code.applicationId !== application.id) return invalidGrant("The authorization code was issued to another client");
   const key = await getSigningKey({ now });
 
-  return db().$transaction(async (tx) => {
+  const result = await db().$transaction(async (tx) => {
     const claimed = await tx.authorizationCode.updateMany({ where: { id: code.id, usedAt: null }, data: { usedAt: now } });
     if (claimed.count === 0) {
       await tx.accessToken.updateMany({ where: { codeId: code.id, revokedAt: null }, data: { revokedAt: now } });
@@ -79,4 +80,7 @@ export async function exchangeCode(options: {
     };
     return response;
   });
+  // Logged once committed: a rolled-back exchange issued nothing.
+  if (!(result instanceof OAuthError)) logIdTokenIssued({ applicationId: application.id, profileId: result.user_id });
+  return result;
 }

@@ -14,6 +14,7 @@ import type { InstitutionKind, Role } from "@/lib/generated/prisma/client";
 import { readBearerToken } from "@/lib/oauth/authorization-header";
 import { OAuthError } from "@/lib/oauth/errors";
 import { jwtType, verifyAccessToken, verifyIdToken } from "@/lib/oauth/jwt";
+import { logAccess } from "@/lib/server/audit/log-access";
 import { recordFilter } from "@/lib/server/data-api/privacy";
 import { personAttributes } from "@/lib/server/school-data/snapshots";
 import type { TPersonalAttribute } from "@/lib/validations/data-api";
@@ -116,6 +117,11 @@ export async function getUserInfo(options: {
 
   const { configuration } = access;
   const usuario = recordFilter(configuration, record.application.id)(personAttributes(profile.person));
+  // The institution's log names what was returned, never the values (docs/gestao.md).
+  logAccess({
+    channel: "user_info", applicationId: record.application.id, institutionId: profile.institution.id, profileId: profile.id,
+    attributes: Object.keys(usuario), status: 200,
+  });
   return {
     sub: profile.id,
     user_id: profile.id,

@@ -1,11 +1,13 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import { AccessLogTabs } from "@/components/gestao/access-log-tabs";
 import { DataTable } from "@/components/gestao/data-table";
-import { formatDateTime } from "@/components/gestao/labels";
+import { ATTRIBUTE_LABEL, CHANNEL_LABEL, formatDateTime } from "@/components/gestao/labels";
 import { Pagination } from "@/components/gestao/pagination";
 import { inputClass, secondaryButton, sectionTitle } from "@/components/gestao/styles";
-import { listDataAccessLogs } from "@/lib/server/management/list-data-access-logs";
+import { listDataAccessLogs, type TDataAccessRow } from "@/lib/server/management/list-data-access-logs";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
-import { ZAccessLogQuerySchema } from "@/lib/validations/management";
+import { ACCESS_CHANNELS, partnerFilterValue, ZAccessLogQuerySchema } from "@/lib/validations/management";
 
 export const metadata: Metadata = { title: "Registro de acessos" };
 
@@ -13,23 +15,73 @@ type Props = { params: Promise<{ institutionId: string }>; searchParams: Promise
 
 const STATUS_LABEL: Record<number, string> = { 200: "Concedido", 400: "Pedido inválido", 401: "Sem vínculo", 403: "Sem acesso" };
 
+const attributeLabel = (name: string) => (ATTRIBUTE_LABEL as Record<string, string>)[name] ?? name;
+
+function PartnerCell({ row }: { row: TDataAccessRow }) {
+  const { partner } = row;
+  const kind = partner.kind === "tool" ? "Ferramenta" : "Aplicação";
+  return (
+    <span>
+      {partner.name || (partner.kind === "tool" ? "Ferramenta" : "Aplicação")}
+      {partner.deleted && <span className="ml-1 text-xs font-medium text-amber-800">({partner.kind === "tool" ? "ferramenta excluída" : "aplicação excluída"})</span>}
+      <span className="block text-xs text-slate-500">{row.edtechName ? `${kind} · ${row.edtechName}` : kind}</span>
+    </span>
+  );
+}
+
+function DataCell({ row }: { row: TDataAccessRow }) {
+  const filters = Object.entries(row.filters);
+  if (row.attributes.length === 0 && filters.length === 0) return <>—</>;
+  return (
+    <span className="space-y-1">
+      {row.attributes.length > 0 && (
+        <span className="block">
+          <span className="sr-only">Atributos: </span>
+          {row.attributes.map(attributeLabel).join(", ")}
+        </span>
+      )}
+      {filters.length > 0 && <code className="block break-all text-xs">{filters.map(([k, v]) => `${k}=${v}`).join(" · ")}</code>}
+    </span>
+  );
+}
+
 export default async function AccessLogPage({ params, searchParams }: Props) {
   const { institutionId } = await params;
   const query = ZAccessLogQuerySchema.parse(await searchParams);
   const { scope, institution } = await requireManagerPage({ returnTo: `/gestao/${institutionId}/acessos`, institutionId });
-  const result = await listDataAccessLogs({ scope, institutionId: institution.id, applicationId: query.aplicacao, from: query.de, to: query.ate, page: query.page });
+  const result = await listDataAccessLogs({
+    scope, institutionId: institution.id, partner: query.parceiro, channel: query.canal, from: query.de, to: query.ate, page: query.page,
+  });
   const basePath = `/gestao/${institution.id}/acessos`;
+  const partner = query.parceiro ? partnerFilterValue(query.parceiro) : undefined;
+  const filtered = Boolean(partner || query.canal || query.de || query.ate);
   return (
     <section aria-labelledby="log-title" className="space-y-3">
       <h2 id="log-title" className={sectionTitle}>Registro de acessos aos dados</h2>
-      <p className="text-sm text-slate-600">Cada leitura da API de dados ou do resumo por uma aplicação parceira, nesta instituição e nas unidades abaixo dela.</p>
+      <AccessLogTabs institutionId={institution.id} current="acessos" />
+      <p className="text-sm text-slate-600">
+        Tudo o que saiu do hub para um parceiro, nesta instituição e nas unidades abaixo dela: leituras da API de dados e do resumo, consultas às
+        informações do usuário, tokens de identidade emitidos e lançamentos de ferramentas (LTI). Aparecem os nomes dos atributos enviados, nunca os
+        valores. O registro é da instituição: continua aqui mesmo depois que o parceiro exclui a aplicação.
+      </p>
       <form method="get" action={basePath} className="flex flex-wrap items-end gap-3" aria-label="Filtrar acessos">
         <div>
-          <label htmlFor="aplicacao" className="mb-1 block text-sm font-medium">Aplicação</label>
-          <select id="aplicacao" name="aplicacao" defaultValue={query.aplicacao ?? ""} className={inputClass}>
-            <option value="">Todas</option>
-            {result.applications.map((a) => (
-              <option key={a.id} value={a.id}>{a.name}</option>
+          <label htmlFor="parceiro" className="mb-1 block text-sm font-medium">Parceiro</label>
+          <select id="parceiro" name="parceiro" defaultValue={partner ?? ""} className={inputClass}>
+            <option value="">Todos</option>
+            {result.partners.map((p) => {
+              const value = partnerFilterValue(p.id ? { kind: p.kind, id: p.id } : { kind: "deleted", name: p.name });
+              const suffix = p.deleted ? " (aplicação excluída)" : p.kind === "tool" ? " (ferramenta)" : "";
+              return <option key={value} value={value}>{`${p.name}${suffix}`}</option>;
+            })}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="canal" className="mb-1 block text-sm font-medium">Canal</label>
+          <select id="canal" name="canal" defaultValue={query.canal ?? ""} className={inputClass}>
+            <option value="">Todos</option>
+            {ACCESS_CHANNELS.map((c) => (
+              <option key={c} value={c}>{CHANNEL_LABEL[c]}</option>
             ))}
           </select>
         </div>
@@ -45,28 +97,34 @@ export default async function AccessLogPage({ params, searchParams }: Props) {
       </form>
       <DataTable
         caption="Acessos aos dados"
-        headers={["Quando", "Aplicação", "Instituição", "Consulta", "Filtros", "Resultado"]}
-        empty={<p>Nenhum acesso registrado{query.aplicacao || query.de || query.ate ? " com esses filtros" : ""}. Quando uma aplicação ler os dados, a leitura aparece aqui.</p>}
+        headers={["Quando", "Parceiro", "Canal", "Instituição", "Pessoa", "Dados enviados", "Resultado"]}
+        empty={
+          <p>
+            Nenhum acesso registrado{filtered ? " com esses filtros" : ""}. Quando um parceiro ler dados desta instituição — pela API, pelas
+            informações do usuário, por um token de identidade ou num lançamento de ferramenta —, o acesso aparece aqui.
+          </p>
+        }
         rows={result.items.map((r) => ({
           key: r.id,
           cells: [
             formatDateTime(r.at),
-            <span key="a">{r.applicationName}<span className="block text-xs text-slate-500">{r.edtechName}</span></span>,
+            <PartnerCell key="p" row={r} />,
+            CHANNEL_LABEL[r.channel],
             r.institutionName,
-            r.endpoint === "data" ? "Dados" : "Resumo",
-            Object.keys(r.filters).length ? (
-              <code key="f" className="break-all text-xs">{Object.entries(r.filters).map(([k, v]) => `${k}=${v}`).join(" · ")}</code>
+            r.person ? (
+              <Link key="pe" href={`/gestao/${r.institutionId}/pessoas/${r.person.profileId}`} className="text-brand-700 hover:underline">{r.person.name}</Link>
             ) : (
               "—"
             ),
+            <DataCell key="d" row={r} />,
             <span key="s" className={r.status === 200 ? "text-emerald-700" : "text-red-700"}>
               {STATUS_LABEL[r.status] ?? `Erro ${r.status}`}
-              {r.status === 200 && r.endpoint === "data" && <span className="block text-xs text-slate-500">{r.eventCount} eventos</span>}
+              {r.status === 200 && r.channel === "data_api" && <span className="block text-xs text-slate-500">{r.eventCount} eventos</span>}
             </span>,
           ],
         }))}
       />
-      <Pagination basePath={basePath} params={{ aplicacao: query.aplicacao, de: query.de, ate: query.ate }} page={result.page} pageCount={result.pageCount} total={result.total} noun={["acesso", "acessos"]} />
+      <Pagination basePath={basePath} params={{ parceiro: partner, canal: query.canal, de: query.de, ate: query.ate }} page={result.page} pageCount={result.pageCount} total={result.total} noun={["acesso", "acessos"]} />
     </section>
   );
 }

@@ -208,10 +208,10 @@ describe("status codes, in the documented order, each with a JSON body carrying 
     await data(f.sul, "event=insert");
     await flushDataAccessLogs();
     const logs = await t.db.prisma.dataAccessLog.findMany({ where: { applicationId: f.app1.applicationId }, orderBy: { createdAt: "desc" } });
-    expect(logs.map((l) => [l.institutionId, l.endpoint, l.status, l.eventCount, l.filters])).toEqual(
+    expect(logs.map((l) => [l.institutionId, l.channel, l.status, l.eventCount, l.filters])).toEqual(
       expect.arrayContaining([
-        [f.norte, "data", 200, 3, { only: "periodo" }],
-        [f.sul, "data", 403, 0, { event: "insert" }],
+        [f.norte, "data_api", 200, 3, { only: "periodo" }],
+        [f.sul, "data_api", 403, 0, { event: "insert" }],
       ]),
     );
   });

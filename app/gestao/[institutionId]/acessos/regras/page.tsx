@@ -1,0 +1,92 @@
+import type { Metadata } from "next";
+import { AccessLogTabs } from "@/components/gestao/access-log-tabs";
+import { DataTable } from "@/components/gestao/data-table";
+import { ATTRIBUTE_LABEL, formatDateTime } from "@/components/gestao/labels";
+import { Pagination } from "@/components/gestao/pagination";
+import { inputClass, secondaryButton, sectionTitle } from "@/components/gestao/styles";
+import { listSharingRuleChanges, type TRuleChange, type TRuleChangeRow, type TSharingRules } from "@/lib/server/management/list-sharing-rule-changes";
+import { requireManagerPage } from "@/lib/server/management/require-manager-page";
+import { ZRuleHistoryQuerySchema } from "@/lib/validations/management";
+
+export const metadata: Metadata = { title: "Mudanças nas regras de compartilhamento" };
+
+type Props = { params: Promise<{ institutionId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const KIND_LABEL: Record<TRuleChangeRow["partner"]["kind"], string> = { application: "Aplicação", tool: "Ferramenta", edtech: "Edtech (vínculo)" };
+const DELETED_LABEL: Record<TRuleChangeRow["partner"]["kind"], string> = { application: "aplicação excluída", tool: "ferramenta excluída", edtech: "edtech excluída" };
+
+const attributeLabel = (name: string) => (ATTRIBUTE_LABEL as Record<string, string>)[name] ?? name;
+
+function Rules({ rules, label }: { rules: TSharingRules | null; label: string }) {
+  if (!rules) return <p><span className="sr-only">{label}: </span><span className="text-slate-500">Sem regra própria (vale a da instituição acima)</span></p>;
+  const shared = rules.allowed.filter((a) => !rules.anonymized.includes(a));
+  const anonymized = rules.allowed.filter((a) => rules.anonymized.includes(a));
+  return (
+    <dl className="space-y-0.5" aria-label={label}>
+      <div><dt className="inline font-medium">Compartilhados: </dt><dd className="inline">{shared.length ? shared.map(attributeLabel).join(", ") : "nenhum"}</dd></div>
+      <div><dt className="inline font-medium">Anonimizados: </dt><dd className="inline">{anonymized.length ? anonymized.map(attributeLabel).join(", ") : "nenhum"}</dd></div>
+    </dl>
+  );
+}
+
+function Change({ change, side }: { change: TRuleChange; side: "before" | "after" }) {
+  const label = side === "before" ? "Antes" : "Depois";
+  if (change.kind === "contract") return <p><span className="sr-only">{label}: </span>{change[side] ? "Vinculada" : "Sem vínculo"}</p>;
+  return <Rules rules={change[side]} label={label} />;
+}
+
+export default async function RuleHistoryPage({ params, searchParams }: Props) {
+  const { institutionId } = await params;
+  const query = ZRuleHistoryQuerySchema.parse(await searchParams);
+  const { scope, institution } = await requireManagerPage({ returnTo: `/gestao/${institutionId}/acessos/regras`, institutionId });
+  const result = await listSharingRuleChanges({ scope, institutionId: institution.id, partnerId: query.parceiro, page: query.page });
+  const basePath = `/gestao/${institution.id}/acessos/regras`;
+  return (
+    <section aria-labelledby="rules-title" className="space-y-3">
+      <h2 id="rules-title" className={sectionTitle}>Mudanças nas regras de compartilhamento</h2>
+      <AccessLogTabs institutionId={institution.id} current="regras" />
+      <p className="text-sm text-slate-600">
+        Quem mudou, e quando, o que cada parceiro recebe desta instituição e das unidades abaixo dela: os atributos compartilhados e anonimizados de
+        cada aplicação e os vínculos com edtechs, com o estado antes e depois.
+      </p>
+      <form method="get" action={basePath} className="flex flex-wrap items-end gap-3" aria-label="Filtrar mudanças">
+        <div>
+          <label htmlFor="parceiro" className="mb-1 block text-sm font-medium">Parceiro</label>
+          <select id="parceiro" name="parceiro" defaultValue={query.parceiro ?? ""} className={inputClass}>
+            <option value="">Todos</option>
+            {result.partners.map((p) => (
+              <option key={p.id} value={p.id}>{`${p.name || KIND_LABEL[p.kind]} (${p.deleted ? DELETED_LABEL[p.kind] : KIND_LABEL[p.kind].toLowerCase()})`}</option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className={secondaryButton}>Filtrar</button>
+      </form>
+      <DataTable
+        caption="Mudanças nas regras de compartilhamento"
+        headers={["Quando", "Quem", "Parceiro", "Instituição", "Antes", "Depois"]}
+        empty={
+          <p>
+            Nenhuma mudança registrada{query.parceiro ? " para este parceiro" : ""}. Quando alguém definir o que uma aplicação recebe, em
+            “Aplicativos e dados”, a mudança aparece aqui.
+          </p>
+        }
+        rows={result.items.map((r) => ({
+          key: r.id,
+          cells: [
+            formatDateTime(r.at),
+            r.actorName ?? "—",
+            <span key="p">
+              {r.partner.name || KIND_LABEL[r.partner.kind]}
+              {r.partner.deleted && <span className="ml-1 text-xs font-medium text-amber-800">({DELETED_LABEL[r.partner.kind]})</span>}
+              <span className="block text-xs text-slate-500">{KIND_LABEL[r.partner.kind]}</span>
+            </span>,
+            r.institutionName,
+            <Change key="b" change={r.change} side="before" />,
+            <Change key="a" change={r.change} side="after" />,
+          ],
+        }))}
+      />
+      <Pagination basePath={basePath} params={{ parceiro: query.parceiro }} page={result.page} pageCount={result.pageCount} total={result.total} noun={["mudança", "mudanças"]} />
+    </section>
+  );
+}
