@@ -92,17 +92,28 @@ export type TInstitutionCommand = z.input<typeof ZInstitutionCommandSchema>;
 export const ATTRIBUTE_RULES = ["permitido", "anonimizado", "nao_compartilhado"] as const;
 export type TAttributeRule = (typeof ATTRIBUTE_RULES)[number];
 
+/** One rule per personal attribute: shared, anonymized or not shared. */
+const ZAttributeRulesSchema = z.object(
+  Object.fromEntries(PERSONAL_ATTRIBUTES.map((a) => [a, z.enum(ATTRIBUTE_RULES, { message: "Escolha uma opção" })])) as Record<
+    (typeof PERSONAL_ATTRIBUTES)[number],
+    z.ZodEnum<{ permitido: "permitido"; anonimizado: "anonimizado"; nao_compartilhado: "nao_compartilhado" }>
+  >,
+);
+
 export const ZAccessSettingsSchema = z.object({
   institutionId: ZIdSchema,
   applicationId: ZIdSchema,
-  rules: z.object(
-    Object.fromEntries(PERSONAL_ATTRIBUTES.map((a) => [a, z.enum(ATTRIBUTE_RULES, { message: "Escolha uma opção" })])) as Record<
-      (typeof PERSONAL_ATTRIBUTES)[number],
-      z.ZodEnum<{ permitido: "permitido"; anonimizado: "anonimizado"; nao_compartilhado: "nao_compartilhado" }>
-    >,
-  ),
+  rules: ZAttributeRulesSchema,
 });
 export type TAccessSettingsInput = z.input<typeof ZAccessSettingsSchema>;
+
+/** The same rules for an LTI tool (its launches' lis_person_* fields). */
+export const ZToolSharingSchema = z.object({
+  institutionId: ZIdSchema,
+  toolId: ZIdSchema,
+  rules: ZAttributeRulesSchema,
+});
+export type TToolSharingInput = z.input<typeof ZToolSharingSchema>;
 
 export const ZEdtechLinkSchema = z.object({ institutionId: ZIdSchema, edtechId: ZIdSchema });
 

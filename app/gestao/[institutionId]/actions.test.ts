@@ -21,7 +21,8 @@ vi.mock("next/navigation", () => ({
   },
 }));
 
-const { schoolDataAction, applicationAccessAction, placementAction } = await import("./actions");
+const { schoolDataAction, applicationAccessAction, placementAction, toolSharingAction } = await import("./actions");
+const { createTestTool } = await import("@/lib/server/launch/testing");
 
 const t = setupTestDatabase();
 let f: TManagementFixture;
@@ -102,6 +103,21 @@ describe("access and placement actions", () => {
     const rules = { nome_usuario: "permitido", idade: "permitido", cpf: "permitido", email_usuario: "permitido", telefone: "permitido" };
     expect(await applicationAccessAction(f.school2.id, idle, form({ applicationId: f.school2.id, mode: "propria", ...rules }))).toMatchObject({ status: "error", message: "Instituição não encontrada." });
     expect(await placementAction(f.school2.id, idle, form({ toolId: f.school2.id, audience: "escola" }))).toMatchObject({ status: "error", message: "Instituição não encontrada." });
+  });
+
+  it("tool rules: school 2 is out of reach; a bad rule names its field; a good form saves and says so", async () => {
+    const rules = { nome_usuario: "nao_compartilhado", idade: "nao_compartilhado", cpf: "nao_compartilhado", email_usuario: "anonimizado", telefone: "nao_compartilhado" };
+    const tool = await createTestTool();
+    await t.db.prisma.edtechLink.create({ data: { institutionId: f.networkId, edtechId: tool.edtechId } });
+    expect(await toolSharingAction(f.school2.id, idle, form({ toolId: tool.id, mode: "propria", ...rules }))).toMatchObject({ status: "error", message: "Instituição não encontrada." });
+    expect(await toolSharingAction(f.school1.id, idle, form({ toolId: tool.id, mode: "propria", ...rules, nome_usuario: "sim" }))).toMatchObject({ status: "error", fields: { nome_usuario: "Escolha uma opção" } });
+    expect(await t.db.prisma.toolSharing.count({ where: { toolId: tool.id } })).toBe(0);
+    expect(await toolSharingAction(f.school1.id, idle, form({ toolId: tool.id, mode: "propria", ...rules }))).toMatchObject({ status: "ok", message: expect.stringContaining("Regras de compartilhamento salvas") });
+    expect(await t.db.prisma.toolSharing.findMany({ where: { toolId: tool.id }, select: { institutionId: true, allowedAttributes: true, anonymizedAttributes: true } })).toEqual([
+      { institutionId: f.school1.id, allowedAttributes: ["email_usuario"], anonymizedAttributes: ["email_usuario"] },
+    ]);
+    expect(await toolSharingAction(f.school1.id, idle, form({ toolId: tool.id, mode: "herdar" }))).toMatchObject({ status: "ok" });
+    expect(await t.db.prisma.toolSharing.count({ where: { toolId: tool.id } })).toBe(0);
   });
 
   it("a placement form with a bad audience names the field", async () => {

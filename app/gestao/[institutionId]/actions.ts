@@ -8,6 +8,7 @@ import { runSchoolDataCommand } from "@/lib/server/management/run-school-data-co
 import { savePlacement } from "@/lib/server/management/save-placement";
 import { setApplicationAccess } from "@/lib/server/management/set-application-access";
 import { setEdtechLink } from "@/lib/server/management/set-edtech-link";
+import { setToolSharing } from "@/lib/server/management/set-tool-sharing";
 import { commandFromForm, type TSchoolDataCommand } from "@/lib/validations/management";
 
 const DONE: Record<TSchoolDataCommand["type"], string> = {
@@ -81,6 +82,27 @@ export async function applicationAccessAction(institutionId: string, _state: TFo
     }
     revalidatePath(`/gestao/${institutionId}`, "layout");
     return "Regras de compartilhamento salvas. Valem a partir da próxima leitura da aplicação.";
+  });
+}
+
+export async function toolSharingAction(institutionId: string, _state: TFormState, form: FormData): Promise<TFormState> {
+  return runFormAction(form, async (scope) => {
+    const toolId = text(form, "toolId");
+    if (text(form, "mode") === "herdar") {
+      await setToolSharing({ scope, remove: { institutionId, toolId } });
+    } else {
+      const rule = (name: string) => text(form, name) as "permitido";
+      await setToolSharing({
+        scope,
+        settings: {
+          institutionId,
+          toolId,
+          rules: { nome_usuario: rule("nome_usuario"), idade: rule("idade"), cpf: rule("cpf"), email_usuario: rule("email_usuario"), telefone: rule("telefone") },
+        },
+      });
+    }
+    revalidatePath(`/gestao/${institutionId}`, "layout");
+    return "Regras de compartilhamento salvas. Valem a partir do próximo acesso à ferramenta.";
   });
 }
 

@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { verifyLaunch } from "@/lib/lti/verify-launch";
 import { pseudonymize } from "@/lib/server/data-api/pseudonym";
 import { setupTestDatabase } from "@/test/database";
-import { buildLaunch, type TBuiltLaunch } from "./build-launch";
+import { buildLaunch, LAUNCH_REFUSED, type TBuiltLaunch } from "./build-launch";
 import { createSchool, createTestTool, placeTool, shareWithTool, type TSchool } from "./testing";
 
 process.env.HUB_BASE_URL = "https://hub.example.org";
@@ -203,11 +204,55 @@ describe("personal fields follow the institution's ToolSharing for that tool", (
     expect(fields).not.toContain(s.student.email);
   });
 
-  it("another institution's sharing rule does not apply", async () => {
+  it("a sibling school's rule does not apply; the network's is inherited, and the school's own rule wins over it", async () => {
     const tool = await createTestTool();
     const placement = await placeTool({ toolId: tool.id, institutionId: s.schoolId });
     await shareWithTool(s.otherSchoolId, tool.id, ["nome_usuario", "email_usuario"]);
-    await shareWithTool(s.networkId, tool.id, ["nome_usuario", "email_usuario"]);
     expect(personal(await buildLaunch({ placementId: placement.id, profile: s.student }))).toEqual({ name: undefined, email: undefined });
+    await shareWithTool(s.networkId, tool.id, ["nome_usuario", "email_usuario"]);
+    expect(personal(await buildLaunch({ placementId: placement.id, profile: s.student }))).toEqual({ name: s.student.name, email: s.student.email });
+    await shareWithTool(s.schoolId, tool.id, ["email_usuario"]);
+    expect(personal(await buildLaunch({ placementId: placement.id, profile: s.student }))).toEqual({ name: undefined, email: s.student.email });
+  });
+
+  it("name not shared: no lis_person_name_* field at all, and the name appears nowhere in the form", async () => {
+    const tool = await createTestTool();
+    const placement = await placeTool({ toolId: tool.id, institutionId: s.schoolId });
+    await shareWithTool(s.schoolId, tool.id, ["email_usuario", "idade", "cpf", "telefone"]);
+    const launch = await buildLaunch({ placementId: placement.id, profile: s.teacher });
+    expect(launch.fields.map(([name]) => name).filter((name) => name.startsWith("lis_person_name"))).toEqual([]);
+    expect(launch.fields.map(([, value]) => value).join("\n")).not.toContain(s.teacher.name);
+    expect(fieldsOf(launch).get("lis_person_contact_email_primary")).toBe(s.teacher.email);
+  });
+
+  it("name anonymized: the tool's pseudonym (the Data API's, keyed by the tool id), never the name", async () => {
+    const tool = await createTestTool();
+    const placement = await placeTool({ toolId: tool.id, institutionId: s.schoolId });
+    await shareWithTool(s.schoolId, tool.id, ["nome_usuario"], ["nome_usuario"]);
+    const launch = await buildLaunch({ placementId: placement.id, profile: s.teacher });
+    expect(fieldsOf(launch).get("lis_person_name_full")).toBe(pseudonymize({ applicationId: tool.id, attribute: "nome_usuario", value: s.teacher.name }));
+    expect(launch.fields.map(([, value]) => value).join("\n")).not.toContain(s.teacher.name);
+  });
+});
+
+describe("no contract, no launch", () => {
+  it("once the edtech's link is removed, the launch is forbidden (no signed form), even with sharing rules", async () => {
+    const tool = await createTestTool();
+    const placement = await placeTool({ toolId: tool.id, institutionId: s.schoolId });
+    await shareWithTool(s.schoolId, tool.id, ["nome_usuario", "email_usuario"]);
+    await expect(buildLaunch({ placementId: placement.id, profile: s.student })).resolves.toBeDefined();
+    await db().edtechLink.deleteMany({ where: { edtechId: tool.edtechId } });
+    const error = await buildLaunch({ placementId: placement.id, profile: s.student }).then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe("forbidden");
+    expect((error as AppError).message).toBe(LAUNCH_REFUSED);
+  });
+
+  it("a link at the network covers the school", async () => {
+    const tool = await createTestTool();
+    const placement = await placeTool({ toolId: tool.id, institutionId: s.schoolId });
+    await db().edtechLink.deleteMany({ where: { edtechId: tool.edtechId } });
+    await db().edtechLink.create({ data: { institutionId: s.networkId, edtechId: tool.edtechId } });
+    await expect(buildLaunch({ placementId: placement.id, profile: s.student })).resolves.toBeDefined();
   });
 });

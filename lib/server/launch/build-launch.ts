@@ -6,12 +6,14 @@ import { buildLaunchParams, type LaunchContextInput } from "@/lib/lti/launch-par
 import { signLaunch } from "@/lib/lti/sign-launch";
 import { decryptSecret } from "@/lib/server/crypto/secret-box";
 import { logLaunch } from "@/lib/server/audit/log-launch";
-import { pseudonymize } from "@/lib/server/data-api/pseudonym";
+import { resolveSharingRule } from "@/lib/server/privacy/resolve-sharing-rule";
 import { LTI_SECRET_PURPOSE } from "@/lib/server/tools/lti-secret-purpose";
 import type { TActingProfile } from "@/lib/server/tools/acting-profile";
 import { findUsablePlacementIds } from "@/lib/server/tools/find-usable-placement-ids";
+import { personalLaunchFields } from "./personal-launch-fields";
 
 export const TOOL_CONSUMER_INSTANCE_NAME = "Hub Educacional";
+export const LAUNCH_REFUSED = "A escola não compartilha mais dados com este parceiro.";
 
 export interface TBuiltLaunch {
   /** The form's action: the tool's launch URL as registered. */
@@ -45,29 +47,11 @@ const ZCustomParamsSchema = z
     return out;
   });
 
-interface SharingRules {
-  allowedAttributes: string[];
-  anonymizedAttributes: string[];
-}
-
-/**
- * lis_person_* only when the institution shares the attribute with this tool, and then the
- * Data API's pseudonym when it is anonymized, keyed by the tool id: the tool sees the same
- * pseudonym on every launch, and no other tool or application can link it to theirs.
- */
-function personalFields(toolId: string, sharing: SharingRules | null, person: { name: string; email: string | null }) {
-  const share = (attribute: "nome_usuario" | "email_usuario", value: string | null): string | undefined => {
-    if (!value || !sharing?.allowedAttributes.includes(attribute)) return undefined;
-    if (sharing.anonymizedAttributes.includes(attribute)) return pseudonymize({ applicationId: toolId, attribute, value });
-    return value;
-  };
-  return { personNameFull: share("nome_usuario", person.name), personEmail: share("email_usuario", person.email) };
-}
-
 /**
  * The signed LTI 1.0 basic launch of a placement for the acting profile (DESIGN.md "LTI launch").
  * A placement the profile may not use is "not found", so its existence is not revealed and no
- * signed form is ever produced for it.
+ * signed form is ever produced for it. A placement the institution no longer shares data with
+ * (its edtech's contract removed: resolveSharingRule) is "forbidden", with no signed form either.
  */
 export async function buildLaunch({ placementId, profile, timestamp, nonce }: BuildLaunchOptions): Promise<TBuiltLaunch> {
   const notFound = new AppError("not_found", "Ferramenta não encontrada.");
@@ -82,19 +66,17 @@ export async function buildLaunch({ placementId, profile, timestamp, nonce }: Bu
       customParams: true,
       institutionId: true,
       class: { select: { id: true, name: true, period: { select: { name: true } } } },
-      tool: { select: { id: true, title: true, launchUrl: true, consumerKey: true, sharedSecretEnc: true } },
+      tool: { select: { id: true, edtechId: true, title: true, launchUrl: true, consumerKey: true, sharedSecretEnc: true } },
     },
   });
   if (!placement) throw notFound;
   const { tool } = placement;
   const [owner, sharing] = await Promise.all([
     db().profile.findUnique({ where: { id: profile.id }, select: { person: { select: { name: true, email: true } } } }),
-    db().toolSharing.findUnique({
-      where: { institutionId_toolId: { institutionId: placement.institutionId, toolId: tool.id } },
-      select: { allowedAttributes: true, anonymizedAttributes: true },
-    }),
+    resolveSharingRule({ institutionId: placement.institutionId, partner: { kind: "tool", id: tool.id, edtechId: tool.edtechId } }),
   ]);
   if (!owner) throw notFound;
+  if (!sharing.enabled) throw new AppError("forbidden", LAUNCH_REFUSED);
 
   const base = env().HUB_BASE_URL;
   const home = `${base}/`;
@@ -111,7 +93,7 @@ export async function buildLaunch({ placementId, profile, timestamp, nonce }: Bu
     toolConsumerInstanceGuid: new URL(base).host,
     toolConsumerInstanceName: TOOL_CONSUMER_INSTANCE_NAME,
     custom: ZCustomParamsSchema.parse(placement.customParams),
-    ...personalFields(tool.id, sharing, owner.person),
+    ...personalLaunchFields({ configuration: sharing.configuration, toolId: tool.id, person: owner.person }),
   });
   const signed = signLaunch({
     launchUrl: tool.launchUrl,

@@ -58,3 +58,19 @@ export function renderLaunchNotFound(): RenderedPage {
   const csp = ["default-src 'none'", `style-src 'nonce-${nonce}'`, "form-action 'none'", "frame-ancestors 'none'", "base-uri 'none'"].join("; ");
   return { html: htmlDocument({ title: "Ferramenta não encontrada", nonce, body }), csp };
 }
+
+/**
+ * The refusal when the institution no longer shares data with the tool's edtech (its contract was
+ * removed): 403, a readable reason, and no form — nothing is sent to the tool.
+ */
+export function renderLaunchRefused(): RenderedPage {
+  const nonce = cspNonce();
+  const body =
+    `<main><div class="card">${BRAND}<p class="muted">Erro 403</p><h1>Acesso à ferramenta suspenso</h1>` +
+    `<p>A escola não compartilha mais dados com este parceiro. Por isso, esta ferramenta não pode ser aberta: ` +
+    `nenhum dado seu foi enviado a ela.</p>` +
+    `<p class="muted">Se você acha que isso é um engano, fale com a gestão da sua escola.</p>` +
+    `<p><a class="button" href="/">Voltar ao início</a></p></div></main>`;
+  const csp = ["default-src 'none'", `style-src 'nonce-${nonce}'`, "form-action 'none'", "frame-ancestors 'none'", "base-uri 'none'"].join("; ");
+  return { html: htmlDocument({ title: "Acesso à ferramenta suspenso", nonce, body }), csp };
+}

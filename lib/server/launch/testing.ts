@@ -108,7 +108,10 @@ export interface PlaceToolOptions {
   customParams?: Record<string, unknown>;
 }
 
+/** Places the tool as a manager would: its edtech gets a contract at the institution first. */
 export async function placeTool({ toolId, institutionId, roles = [], classId, title, customParams = {} }: PlaceToolOptions): Promise<Placement> {
+  const { edtechId } = await db().tool.findUniqueOrThrow({ where: { id: toolId }, select: { edtechId: true } });
+  await db().edtechLink.createMany({ data: [{ institutionId, edtechId }], skipDuplicates: true });
   return db().placement.create({ data: { toolId, institutionId, roles, classId, title, customParams: customParams as object } });
 }
 

@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
 import { buildLaunch } from "@/lib/server/launch/build-launch";
 import { htmlResponse } from "@/lib/server/launch/html";
-import { renderLaunchNotFound, renderLaunchPage } from "@/lib/server/launch/render-launch-page";
+import { renderLaunchNotFound, renderLaunchPage, renderLaunchRefused } from "@/lib/server/launch/render-launch-page";
 import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 import { otherMethods } from "@/lib/server/http/other-methods";
 
@@ -25,7 +25,11 @@ export async function GET(_request: Request, { params }: { params: Promise<{ pla
     const page = renderLaunchPage(await buildLaunch({ placementId, profile }));
     return htmlResponse(page.html, { csp: page.csp });
   } catch (error) {
-    if (!(error instanceof AppError) || error.code !== "not_found") throw error;
+    if (!(error instanceof AppError) || (error.code !== "not_found" && error.code !== "forbidden")) throw error;
+    if (error.code === "forbidden") {
+      const refused = renderLaunchRefused();
+      return htmlResponse(refused.html, { status: 403, csp: refused.csp });
+    }
     const page = renderLaunchNotFound();
     return htmlResponse(page.html, { status: 404, csp: page.csp });
   }

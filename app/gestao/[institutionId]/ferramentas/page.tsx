@@ -2,16 +2,29 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ActionForm, type TFieldSpec } from "@/components/gestao/action-form";
 import { ConfirmAction } from "@/components/gestao/confirm-action";
-import { ROLE_OPTIONS } from "@/components/gestao/labels";
-import { card, sectionTitle } from "@/components/gestao/styles";
+import { ATTRIBUTE_LABEL, formatDateTime, ROLE_OPTIONS, RULE_LABEL } from "@/components/gestao/labels";
+import { card, inputClass, secondaryButton, sectionTitle } from "@/components/gestao/styles";
 import { ROLE_LABEL } from "@/lib/labels";
+import { LAUNCH_ATTRIBUTES } from "@/lib/server/launch/personal-launch-fields";
+import { listPeople } from "@/lib/server/management/list-people";
 import { listPlacements, type TPlacementRow } from "@/lib/server/management/list-placements";
+import { listToolSharing, type TToolSharingRow } from "@/lib/server/management/list-tool-sharing";
+import { previewToolLaunch } from "@/lib/server/management/preview-tool-launch";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
-import { placementAction } from "../actions";
+import { ATTRIBUTE_RULES, ZListQuerySchema } from "@/lib/validations/management";
+import { placementAction, toolSharingAction } from "../actions";
 
 export const metadata: Metadata = { title: "Ferramentas" };
 
-type Props = { params: Promise<{ institutionId: string }> };
+type Props = { params: Promise<{ institutionId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+function sharingStatus(tool: TToolSharingRow): string {
+  if (tool.own) return "Configuração própria desta instituição";
+  if (tool.inherited) return `Herdando as regras de ${tool.inherited.institutionName}`;
+  return "Sem regra: a ferramenta não recebe nenhum dado pessoal";
+}
 
 function audienceOf(p: TPlacementRow): string {
   const roles = p.roles.map((r) => ROLE_LABEL[r]).join(", ");
@@ -19,11 +32,25 @@ function audienceOf(p: TPlacementRow): string {
   return roles ? `Só ${roles}` : "Toda a escola";
 }
 
-export default async function PlacementsPage({ params }: Props) {
+export default async function PlacementsPage({ params, searchParams }: Props) {
   const { institutionId } = await params;
-  const { scope, institution } = await requireManagerPage({ returnTo: `/gestao/${institutionId}/ferramentas`, institutionId });
-  const { placements, tools, classes } = await listPlacements({ scope, institutionId: institution.id });
+  const raw = await searchParams;
+  const basePath = `/gestao/${institutionId}/ferramentas`;
+  const { scope, institution } = await requireManagerPage({ returnTo: basePath, institutionId });
+  const [{ placements, tools, classes }, sharing] = await Promise.all([
+    listPlacements({ scope, institutionId: institution.id }),
+    listToolSharing({ scope, institutionId: institution.id }),
+  ]);
+  const selected = sharing.find((t) => t.toolId === one(raw.ferramenta));
+  const personQuery = ZListQuerySchema.shape.q.parse(raw.q);
+  const [preview, people] = selected
+    ? await Promise.all([
+        previewToolLaunch({ scope, institutionId: institution.id, toolId: selected.toolId, profileId: one(raw.pessoa) }),
+        personQuery ? listPeople({ scope, institutionId: institution.id, q: personQuery, page: 1, pageSize: 8 }) : null,
+      ])
+    : [null, null];
   const action = placementAction.bind(null, institution.id);
+  const sharingAction = toolSharingAction.bind(null, institution.id);
   const fields = (p?: TPlacementRow): TFieldSpec[] => [
     { name: "toolId", label: "Ferramenta", type: "select", required: true, defaultValue: p?.toolId ?? tools[0]?.id ?? "", options: tools.map((t) => ({ value: t.id, label: `${t.title} — ${t.edtechName}` })) },
     { name: "title", label: "Título no Hub", defaultValue: p?.title ?? "", hint: "Opcional; aparece no cartão da galeria e vai à ferramenta como resource_link_title." },
@@ -80,6 +107,113 @@ export default async function PlacementsPage({ params }: Props) {
           </ul>
         )}
       </section>
+      <section aria-labelledby="tool-sharing-title" className="space-y-3">
+        <h2 id="tool-sharing-title" className={sectionTitle}>Dados pessoais enviados às ferramentas</h2>
+        <p className="text-sm text-slate-600">
+          Ao abrir uma ferramenta, o Hub pode enviar o nome (<code>lis_person_name_full</code>) e o e-mail (<code>lis_person_contact_email_primary</code>) de quem abriu.
+          Escolha, ferramenta por ferramenta: compartilhado, anonimizado (a ferramenta recebe um pseudônimo estável, nunca o valor) ou não compartilhado.
+          Sem vínculo com a edtech, a ferramenta não abre.
+        </p>
+        {sharing.length === 0 ? (
+          <div className="rounded-xl border border-dashed border-slate-300 bg-white p-6 text-center text-slate-600">Nenhuma ferramenta: vincule uma edtech que tenha ferramentas cadastradas.</div>
+        ) : (
+          <ul className="space-y-4">
+            {sharing.map((tool) => {
+              const current = tool.own ?? tool.inherited?.rules;
+              return (
+                <li key={tool.toolId} className={card}>
+                  <div className="flex flex-wrap items-start justify-between gap-3">
+                    <div>
+                      <h3 className="font-semibold">{tool.toolTitle}</h3>
+                      <p className="text-sm text-slate-600">{tool.edtechName}{!tool.placedHere && " · não disponibilizada nesta instituição"}</p>
+                      <p className="mt-1 text-sm" data-testid={`tool-status-${tool.toolId}`}>{sharingStatus(tool)}</p>
+                    </div>
+                    <Link href={`${basePath}?ferramenta=${tool.toolId}#previa`} className={secondaryButton}>Ver o que esta ferramenta recebe</Link>
+                  </div>
+                  <div className="mt-4">
+                    <ActionForm
+                      action={sharingAction}
+                      ariaLabel={`Regras de ${tool.toolTitle}`}
+                      submitLabel="Salvar regras"
+                      // A launch carries only name and e-mail; the other attributes are never sent.
+                      hidden={{ toolId: tool.toolId, idade: "nao_compartilhado", cpf: "nao_compartilhado", telefone: "nao_compartilhado" }}
+                      fields={[
+                        {
+                          name: "mode",
+                          label: "Regras",
+                          type: "radio",
+                          defaultValue: tool.own ? "propria" : "herdar",
+                          options: [
+                            { value: "propria", label: "Configuração própria" },
+                            { value: "herdar", label: tool.inherited ? `Herdar de ${tool.inherited.institutionName}` : "Nenhum dado pessoal" },
+                          ],
+                        },
+                        ...LAUNCH_ATTRIBUTES.map((a) => ({
+                          name: a,
+                          label: ATTRIBUTE_LABEL[a],
+                          type: "radio" as const,
+                          defaultValue: current?.[a] ?? "nao_compartilhado",
+                          options: ATTRIBUTE_RULES.map((r) => ({ value: r, label: RULE_LABEL[r] })),
+                          showWhen: { field: "mode", in: ["propria"] },
+                        })),
+                      ]}
+                    />
+                  </div>
+                  {tool.ownUpdatedAt && <p className="mt-2 text-xs text-slate-500">Última alteração: {formatDateTime(tool.ownUpdatedAt)}</p>}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
+
+      {selected && preview && (
+        <section id="previa" aria-labelledby="tool-preview-title" className={card}>
+          <h2 id="tool-preview-title" className={sectionTitle}>O que {selected.toolTitle} recebe</h2>
+          <p className="mt-1 text-sm text-slate-600">
+            Os campos pessoais do lançamento LTI de uma pessoa real, calculados pelo mesmo código do lançamento (mesmas regras, mesmos pseudônimos), com a regra da instituição dessa pessoa.
+          </p>
+          <form method="get" action={basePath} className="mt-3 flex flex-wrap items-end gap-3" role="search">
+            <input type="hidden" name="ferramenta" value={selected.toolId} />
+            <div className="min-w-64 flex-1">
+              <label htmlFor="tool-preview-q" className="mb-1 block text-sm font-medium">Outra pessoa</label>
+              <input id="tool-preview-q" name="q" type="search" defaultValue={personQuery ?? ""} placeholder="Nome, e-mail ou CPF" className={inputClass} />
+            </div>
+            <button type="submit" className={secondaryButton}>Buscar</button>
+          </form>
+          {people && (
+            <ul className="mt-2 flex flex-wrap gap-2 text-sm">
+              {people.items.length === 0 ? <li className="text-slate-600">Ninguém encontrado.</li> : people.items.map((p) => (
+                <li key={p.profileId}>
+                  <Link href={`${basePath}?ferramenta=${selected.toolId}&pessoa=${p.profileId}#previa`} className="rounded-full border border-slate-300 px-3 py-1 hover:bg-slate-100">{p.name}</Link>
+                </li>
+              ))}
+            </ul>
+          )}
+          {preview.status === "no_contract" ? (
+            <p className="mt-4 rounded-md bg-amber-50 p-3 text-sm text-amber-900">A edtech desta ferramenta não tem vínculo com esta instituição: a ferramenta não abre e nada é enviado.</p>
+          ) : preview.status === "no_person" ? (
+            <p className="mt-4 text-sm text-slate-600">Esta instituição ainda não tem usuários: cadastre alguém para ver a prévia.</p>
+          ) : (
+            <div className="mt-4 grid gap-4 lg:grid-cols-2">
+              <div>
+                <h3 className="mb-1 text-sm font-semibold">Campos pessoais do lançamento</h3>
+                <pre data-testid="preview-launch" className="max-h-[28rem] overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+                  {JSON.stringify(Object.fromEntries(preview.fields), null, 2)}
+                </pre>
+                {preview.fields.length === 0 && <p className="mt-1 text-sm text-slate-600">Nenhum dado pessoal: a ferramenta recebe apenas o identificador do perfil e o papel.</p>}
+              </div>
+              <div>
+                <h3 className="mb-1 text-sm font-semibold">A mesma pessoa no Hub ({preview.person.institutionName})</h3>
+                <pre className="max-h-[28rem] overflow-auto rounded-md bg-slate-100 p-3 text-xs text-slate-800">
+                  {JSON.stringify({ nome_usuario: preview.person.name, email_usuario: preview.person.email }, null, 2)}
+                </pre>
+              </div>
+            </div>
+          )}
+        </section>
+      )}
+
       <section aria-labelledby="new-placement-title" className={card}>
         <h2 id="new-placement-title" className={sectionTitle}>Disponibilizar ferramenta</h2>
         {tools.length === 0 ? (

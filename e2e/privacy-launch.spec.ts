@@ -1,0 +1,116 @@
+// Privacy issue (#14), one rule engine for every channel, as a school sees it: a manager chooses
+// in /gestao that a tool does not receive names, and the next launch carries no lis_person_name_*;
+// then the edtech's link is removed, and the launch answers a clear refusal, never a signed form.
+// The test builds its own corner of the demo (a sub-network, a school under it, a student, the
+// Aprende Mais tool placed there and linked at the sub-network), so nothing another test relies on
+// changes.
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, signIn, test } from "./fixtures";
+
+const MANAGER = "gestor@demo.hub.br";
+const TOOL = "Laboratório de Frações";
+const EDTECH = "Aprende Mais";
+
+const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+
+/** The signed launch form served by GET /launch/{id}, as [name, value] pairs. */
+async function launchFields(request: APIRequestContext, href: string): Promise<[string, string][]> {
+  const response = await request.get(href);
+  expect(response.status()).toBe(200);
+  const html = await response.text();
+  const fields = [...html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m): [string, string] => [decode(m[1]!), decode(m[2]!)]);
+  expect(fields.map(([name]) => name)).toContain("oauth_signature");
+  return fields;
+}
+
+async function createUnit(page: Page, name: string, kind: "school" | "network", parentLabel: string): Promise<string> {
+  await page.goto("/gestao");
+  const form = page.getByRole("form", { name: "Nova unidade" });
+  await form.getByLabel("Nome").fill(name);
+  await form.getByLabel("Tipo").selectOption(kind);
+  await form.getByLabel("Fica abaixo de").selectOption({ label: parentLabel });
+  await form.getByRole("button", { name: "Criar unidade" }).click();
+  await expect(form.getByRole("status")).toHaveText("Unidade criada.");
+  await page.goto("/gestao");
+  const href = await page.getByRole("list", { name: "Instituições sob sua gestão" }).getByRole("link", { name, exact: true }).getAttribute("href");
+  return href!.split("/")[2]!;
+}
+
+test("a school stops a tool receiving names, then the link removal stops its launches", async ({ page, browser }) => {
+  const tag = `${Date.now() % 1_000_000}`;
+  const network = `Rede Privacidade ${tag}`;
+  const school = `EMEF Privacidade ${tag}`;
+  const email = `privacidade.${tag}@demo.hub.br`;
+  const password = "senha-da-bruna-123";
+
+  await signIn(page, MANAGER);
+  const networkId = await createUnit(page, network, "network", "Rede Municipal de Vila Esperança");
+  const schoolId = await createUnit(page, school, "school", `— ${network}`);
+
+  // The contract with the tool's edtech, at the sub-network.
+  await page.goto(`/gestao/${networkId}/aplicativos`);
+  const link = page.getByRole("form", { name: "Vincular edtech" });
+  await link.getByLabel("Edtech").selectOption({ label: EDTECH });
+  await link.getByRole("button", { name: "Vincular edtech" }).click();
+  await expect(page.getByRole("button", { name: `Desvincular ${EDTECH}` })).toBeVisible();
+
+  // The tool for the whole school, and a student who can sign in.
+  await page.goto(`/gestao/${schoolId}/ferramentas`);
+  const place = page.getByRole("form", { name: "Disponibilizar ferramenta" });
+  await place.getByLabel("Ferramenta").selectOption({ label: `${TOOL} — ${EDTECH}` });
+  await place.getByRole("button", { name: "Disponibilizar" }).click();
+  await expect(place.getByRole("status")).toHaveText("Ferramenta disponibilizada.");
+  await page.goto(`/gestao/${schoolId}/pessoas`);
+  const person = page.getByRole("form", { name: "Cadastrar pessoa" });
+  await person.getByLabel("Nome completo").fill(`Bruna Privacidade ${tag}`);
+  await person.getByLabel("Perfil").selectOption("aluno");
+  await person.getByLabel("E-mail").fill(email);
+  await person.getByLabel("Senha inicial").fill(password);
+  await person.getByRole("button", { name: "Cadastrar" }).click();
+  await expect(person.getByRole("status")).toHaveText("Pessoa cadastrada.");
+
+  // Name: not shared; e-mail: shared.
+  await page.goto(`/gestao/${schoolId}/ferramentas`);
+  const rules = page.getByRole("form", { name: `Regras de ${TOOL}` });
+  await expect(page.locator("li", { has: rules }).getByText("Sem regra: a ferramenta não recebe nenhum dado pessoal")).toBeVisible();
+  await rules.getByLabel("Configuração própria").check();
+  await rules.getByRole("group", { name: "Nome (nome_usuario)" }).getByLabel("Não compartilhado", { exact: true }).check();
+  await rules.getByRole("group", { name: "E-mail (email_usuario)" }).getByLabel("Compartilhado", { exact: true }).check();
+  await rules.getByRole("button", { name: "Salvar regras" }).click();
+  await expect(rules.getByRole("status")).toContainText("Regras de compartilhamento salvas");
+
+  // The preview shows exactly the personal fields of the launch below.
+  const toolId = (await page.locator("li", { has: rules }).locator('[data-testid^="tool-status-"]').getAttribute("data-testid"))!.slice("tool-status-".length);
+  await page.goto(`/gestao/${schoolId}/ferramentas?ferramenta=${toolId}`);
+  const preview = JSON.parse(await page.getByTestId("preview-launch").innerText()) as Record<string, string>;
+  expect(preview).toEqual({ lis_person_contact_email_primary: email });
+
+  // The student's next launch: no lis_person_name_*, the e-mail as shared.
+  const student = await browser.newContext();
+  const studentPage = await student.newPage();
+  await signIn(studentPage, email, password);
+  const href = (await studentPage.getByRole("link", { name: `Abrir ${TOOL}` }).getAttribute("href"))!;
+  expect(href).toMatch(/^\/launch\/[0-9a-f-]{36}$/);
+  const fields = await launchFields(studentPage.request, href);
+  expect(fields.filter(([name]) => name.startsWith("lis_person_name"))).toEqual([]);
+  expect(fields.filter(([name]) => name.startsWith("lis_person_"))).toEqual(Object.entries(preview));
+  expect(fields.map(([, value]) => value)).not.toContain(`Bruna Privacidade ${tag}`);
+
+  // The sub-network removes the edtech's link: the very next launch is refused.
+  await page.goto(`/gestao/${networkId}/aplicativos`);
+  await page.getByRole("button", { name: `Desvincular ${EDTECH}` }).click();
+  await page.getByRole("button", { name: "Confirmar: desvincular" }).click();
+  await expect(page.getByRole("button", { name: `Desvincular ${EDTECH}` })).toHaveCount(0);
+
+  const refused = await studentPage.request.get(href);
+  expect(refused.status()).toBe(403);
+  const body = await refused.text();
+  expect(body).toContain("A escola não compartilha mais dados com este parceiro.");
+  expect(body).not.toContain("oauth_signature");
+  expect(body).not.toContain("<form");
+  const shown = await studentPage.goto(href);
+  expect(shown?.status()).toBe(403);
+  await expect(studentPage.getByRole("heading", { name: "Acesso à ferramenta suspenso" })).toBeVisible();
+  await expect(studentPage).toHaveURL(new RegExp(`${href}$`));
+  await student.close();
+});
