@@ -87,7 +87,7 @@ test("re-posting the same captured launch form is refused with 401", async ({ pa
   expect(refused).not.toContain("lti-user-id");
 });
 
-test("the launch page posts only to the tool, is never cached, and needs the right profile", async ({ page, browser }) => {
+test("the launch page posts only to the tool, is never cached, and needs the right profile", async ({ page, browser, baseURL }) => {
   await signIn(page, "ana.souza@demo.hub.br");
   await page.getByRole("button", { name: /Professor\(a\)/ }).click();
   const fracoes = await gallery(page).getByRole("link", { name: `Abrir ${FRACOES}` }).getAttribute("href");
@@ -96,7 +96,8 @@ test("the launch page posts only to the tool, is never cached, and needs the rig
   const launch = await page.request.get(demo!);
   expect(launch.headers()["cache-control"]).toBe("no-store");
   const csp = launch.headers()["content-security-policy"] ?? "";
-  expect(csp).toContain("form-action 'self' http://localhost:3100");
+  // The demo tool is served by the hub itself, so its origin is the hub's.
+  expect(csp).toContain(`form-action 'self' ${baseURL}`);
   expect(csp).toContain("frame-ancestors 'none'");
 
   // As guardian (another school), neither placement of school 1 yields a signed form.
@@ -111,7 +112,7 @@ test("the launch page posts only to the tool, is never cached, and needs the rig
   const anonymous = await browser.newContext();
   const response = await anonymous.request.get(demo!, { maxRedirects: 0 });
   expect(response.status()).toBe(303);
-  expect(response.headers().location).toBe(`http://localhost:3100/login?callbackUrl=${encodeURIComponent(demo!)}`);
+  expect(response.headers().location).toBe(`${baseURL}/login?callbackUrl=${encodeURIComponent(demo!)}`);
   await anonymous.close();
 });
 
