@@ -1,10 +1,9 @@
 import { db } from "@/lib/db";
-import { recordAudit } from "@/lib/server/audit/record-audit";
 import { AppError } from "@/lib/errors";
-import { PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
 import { ZAccessSettingsSchema, ZIdSchema, type TAccessSettingsInput } from "@/lib/validations/management";
 import { listAncestors } from "./list-ancestors";
 import { requireInReach } from "./require-in-reach";
+import { saveSharingRule } from "./save-sharing-rule";
 import type { TManagerScope } from "./resolve-manager-scope";
 
 /**
@@ -28,35 +27,16 @@ export async function setApplicationAccess(
     : 0;
   if (!application || linked === 0) throw new AppError("not_found", "Aplicação não encontrada entre as edtechs vinculadas.");
 
-  const allowed = target.rules ? PERSONAL_ATTRIBUTES.filter((a) => target.rules[a] !== "nao_compartilhado") : [];
-  const anonymized = target.rules ? PERSONAL_ATTRIBUTES.filter((a) => target.rules[a] === "anonimizado") : [];
   const where = { institutionId_applicationId: { institutionId: institution.id, applicationId: application.id } };
-  await db().$transaction(async (tx) => {
-    const before = await tx.applicationAccess.findUnique({ where });
-    if (target.rules) {
-      await tx.applicationAccess.upsert({
-        where,
-        create: { institutionId: institution.id, applicationId: application.id, allowedAttributes: allowed, anonymizedAttributes: anonymized },
-        update: { allowedAttributes: allowed, anonymizedAttributes: anonymized },
-      });
-    } else if (before) {
-      await tx.applicationAccess.delete({ where });
-    } else {
-      return;
-    }
-    await recordAudit(tx, {
-      actorPersonId: options.scope.personId,
-      action: target.rules ? "application_access.set" : "application_access.delete",
-      targetType: "application_access",
-      targetId: application.id,
-      edtechId: application.edtechId,
-      institutionId: institution.id,
-      // The partner's name is kept so the history still names it after the application is deleted.
-      details: {
-        partnerName: application.name,
-        before: before ? { allowed: before.allowedAttributes, anonymized: before.anonymizedAttributes } : null,
-        after: target.rules ? { allowed, anonymized } : null,
-      },
-    });
+  await saveSharingRule({
+    scope: options.scope,
+    institutionId: institution.id,
+    rules: target.rules,
+    store: {
+      find: (tx) => tx.applicationAccess.findUnique({ where }),
+      upsert: (tx, rule) => tx.applicationAccess.upsert({ where, create: { institutionId: institution.id, applicationId: application.id, ...rule }, update: rule }),
+      remove: (tx) => tx.applicationAccess.delete({ where }),
+    },
+    audit: { kind: "application_access", partnerId: application.id, partnerName: application.name, edtechId: application.edtechId },
   });
 }

@@ -1,10 +1,9 @@
 import { db } from "@/lib/db";
-import { recordAudit } from "@/lib/server/audit/record-audit";
 import { AppError } from "@/lib/errors";
 import { resolveSharingRule } from "@/lib/server/privacy/resolve-sharing-rule";
-import { PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
 import { ZIdSchema, ZToolSharingSchema, type TToolSharingInput } from "@/lib/validations/management";
 import { requireInReach } from "./require-in-reach";
+import { saveSharingRule } from "./save-sharing-rule";
 import type { TManagerScope } from "./resolve-manager-scope";
 
 /**
@@ -26,35 +25,16 @@ export async function setToolSharing(
   const current = tool ? await resolveSharingRule({ institutionId: institution.id, partner: { kind: "tool", id: tool.id, edtechId: tool.edtechId } }) : null;
   if (!tool || !current?.enabled) throw new AppError("not_found", "Ferramenta não encontrada entre as edtechs vinculadas.");
 
-  const allowed = target.rules ? PERSONAL_ATTRIBUTES.filter((a) => target.rules[a] !== "nao_compartilhado") : [];
-  const anonymized = target.rules ? PERSONAL_ATTRIBUTES.filter((a) => target.rules[a] === "anonimizado") : [];
   const where = { institutionId_toolId: { institutionId: institution.id, toolId: tool.id } };
-  await db().$transaction(async (tx) => {
-    const before = await tx.toolSharing.findUnique({ where });
-    if (target.rules) {
-      await tx.toolSharing.upsert({
-        where,
-        create: { institutionId: institution.id, toolId: tool.id, allowedAttributes: allowed, anonymizedAttributes: anonymized },
-        update: { allowedAttributes: allowed, anonymizedAttributes: anonymized },
-      });
-    } else if (before) {
-      await tx.toolSharing.delete({ where });
-    } else {
-      return;
-    }
-    await recordAudit(tx, {
-      actorPersonId: options.scope.personId,
-      action: target.rules ? "tool_sharing.set" : "tool_sharing.delete",
-      targetType: "tool_sharing",
-      targetId: tool.id,
-      edtechId: tool.edtechId,
-      institutionId: institution.id,
-      details: {
-        // The history names the tool even after it is deleted (list-sharing-rule-changes.ts).
-        partnerName: tool.title,
-        before: before ? { allowed: before.allowedAttributes, anonymized: before.anonymizedAttributes } : null,
-        after: target.rules ? { allowed, anonymized } : null,
-      },
-    });
+  await saveSharingRule({
+    scope: options.scope,
+    institutionId: institution.id,
+    rules: target.rules,
+    store: {
+      find: (tx) => tx.toolSharing.findUnique({ where }),
+      upsert: (tx, rule) => tx.toolSharing.upsert({ where, create: { institutionId: institution.id, toolId: tool.id, ...rule }, update: rule }),
+      remove: (tx) => tx.toolSharing.delete({ where }),
+    },
+    audit: { kind: "tool_sharing", partnerId: tool.id, partnerName: tool.title, edtechId: tool.edtechId },
   });
 }

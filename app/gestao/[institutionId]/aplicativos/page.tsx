@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ActionForm } from "@/components/gestao/action-form";
 import { ConfirmAction } from "@/components/gestao/confirm-action";
-import { ATTRIBUTE_LABEL, formatDateTime, RULE_LABEL } from "@/components/gestao/labels";
+import { formatDateTime } from "@/components/gestao/labels";
 import { card, inputClass, secondaryButton, sectionTitle } from "@/components/gestao/styles";
 import { listApplicationAccess, type TApplicationAccessRow } from "@/lib/server/management/list-application-access";
 import { listEdtechLinks } from "@/lib/server/management/list-edtech-links";
@@ -10,7 +10,8 @@ import { listPeople } from "@/lib/server/management/list-people";
 import { previewApplicationData } from "@/lib/server/management/preview-application-data";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
 import { PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
-import { ATTRIBUTE_RULES, ZListQuerySchema } from "@/lib/validations/management";
+import { ZListQuerySchema } from "@/lib/validations/management";
+import { SharingRuleCard } from "@/components/gestao/sharing-rule-card";
 import { applicationAccessAction, edtechLinkAction } from "../actions";
 
 export const metadata: Metadata = { title: "Aplicativos e dados" };
@@ -95,50 +96,24 @@ export default async function ApplicationsPage({ params, searchParams }: Props) 
           <div className="rounded-xl border border-dashed border-slate-300 bg-white p-6 text-center text-slate-600">Nenhuma aplicação disponível: vincule uma edtech que tenha aplicações cadastradas.</div>
         ) : (
           <ul className="space-y-4">
-            {applications.map((app) => {
-              const current = app.own ?? app.inherited?.rules;
-              return (
-                <li key={app.applicationId} className={card}>
-                  <div className="flex flex-wrap items-start justify-between gap-3">
-                    <div>
-                      <h3 className="font-semibold">{app.applicationName}</h3>
-                      <p className="text-sm text-slate-600">{app.edtechName}{app.description && ` · ${app.description}`}</p>
-                      <p className="mt-1 text-sm" data-testid={`status-${app.applicationId}`}>{status(app)}</p>
-                    </div>
-                    <Link href={`${basePath}?app=${app.applicationId}#previa`} className={secondaryButton}>Ver o que esta aplicação recebe</Link>
-                  </div>
-                  <div className="mt-4">
-                    <ActionForm
-                      action={accessAction}
-                      ariaLabel={`Regras de ${app.applicationName}`}
-                      submitLabel="Salvar regras"
-                      hidden={{ applicationId: app.applicationId }}
-                      fields={[
-                        {
-                          name: "mode",
-                          label: "Regras",
-                          type: "radio",
-                          defaultValue: app.own ? "propria" : "herdar",
-                          options: [
-                            { value: "propria", label: "Configuração própria" },
-                            { value: "herdar", label: app.inherited ? `Herdar de ${app.inherited.institutionName}` : "Não habilitar" },
-                          ],
-                        },
-                        ...PERSONAL_ATTRIBUTES.map((a) => ({
-                          name: a,
-                          label: ATTRIBUTE_LABEL[a],
-                          type: "radio" as const,
-                          defaultValue: current?.[a] ?? "nao_compartilhado",
-                          options: ATTRIBUTE_RULES.map((r) => ({ value: r, label: RULE_LABEL[r] })),
-                          showWhen: { field: "mode", in: ["propria"] },
-                        })),
-                      ]}
-                    />
-                  </div>
-                  {app.ownUpdatedAt && <p className="mt-2 text-xs text-slate-500">Última alteração: {formatDateTime(app.ownUpdatedAt)}</p>}
-                </li>
-              );
-            })}
+            {applications.map((app) => (
+              <SharingRuleCard
+                key={app.applicationId}
+                title={app.applicationName}
+                subtitle={<>{app.edtechName}{app.description && ` · ${app.description}`}</>}
+                status={status(app)}
+                statusTestId={`status-${app.applicationId}`}
+                previewHref={`${basePath}?app=${app.applicationId}#previa`}
+                previewLabel="Ver o que esta aplicação recebe"
+                action={accessAction}
+                hidden={{ applicationId: app.applicationId }}
+                attributes={PERSONAL_ATTRIBUTES}
+                own={app.own}
+                inherited={app.inherited}
+                noInheritedLabel="Não habilitar"
+                ownUpdatedAt={app.ownUpdatedAt}
+              />
+            ))}
           </ul>
         )}
       </section>

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ActionForm, type TFieldSpec } from "@/components/gestao/action-form";
 import { ConfirmAction } from "@/components/gestao/confirm-action";
-import { ATTRIBUTE_LABEL, formatDateTime, ROLE_OPTIONS, RULE_LABEL } from "@/components/gestao/labels";
+import { ROLE_OPTIONS } from "@/components/gestao/labels";
 import { card, inputClass, secondaryButton, sectionTitle } from "@/components/gestao/styles";
 import { ROLE_LABEL } from "@/lib/labels";
 import { LAUNCH_ATTRIBUTES } from "@/lib/server/launch/personal-launch-fields";
@@ -11,7 +11,8 @@ import { listPlacements, type TPlacementRow } from "@/lib/server/management/list
 import { listToolSharing, type TToolSharingRow } from "@/lib/server/management/list-tool-sharing";
 import { previewToolLaunch } from "@/lib/server/management/preview-tool-launch";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
-import { ATTRIBUTE_RULES, ZListQuerySchema } from "@/lib/validations/management";
+import { ZListQuerySchema } from "@/lib/validations/management";
+import { SharingRuleCard } from "@/components/gestao/sharing-rule-card";
 import { placementAction, toolSharingAction } from "../actions";
 
 export const metadata: Metadata = { title: "Ferramentas" };
@@ -118,51 +119,25 @@ export default async function PlacementsPage({ params, searchParams }: Props) {
           <div className="rounded-xl border border-dashed border-slate-300 bg-white p-6 text-center text-slate-600">Nenhuma ferramenta: vincule uma edtech que tenha ferramentas cadastradas.</div>
         ) : (
           <ul className="space-y-4">
-            {sharing.map((tool) => {
-              const current = tool.own ?? tool.inherited?.rules;
-              return (
-                <li key={tool.toolId} className={card}>
-                  <div className="flex flex-wrap items-start justify-between gap-3">
-                    <div>
-                      <h3 className="font-semibold">{tool.toolTitle}</h3>
-                      <p className="text-sm text-slate-600">{tool.edtechName}{!tool.placedHere && " · não disponibilizada nesta instituição"}</p>
-                      <p className="mt-1 text-sm" data-testid={`tool-status-${tool.toolId}`}>{sharingStatus(tool)}</p>
-                    </div>
-                    <Link href={`${basePath}?ferramenta=${tool.toolId}#previa`} className={secondaryButton}>Ver o que esta ferramenta recebe</Link>
-                  </div>
-                  <div className="mt-4">
-                    <ActionForm
-                      action={sharingAction}
-                      ariaLabel={`Regras de ${tool.toolTitle}`}
-                      submitLabel="Salvar regras"
-                      // A launch carries only name and e-mail; the other attributes are never sent.
-                      hidden={{ toolId: tool.toolId, idade: "nao_compartilhado", cpf: "nao_compartilhado", telefone: "nao_compartilhado" }}
-                      fields={[
-                        {
-                          name: "mode",
-                          label: "Regras",
-                          type: "radio",
-                          defaultValue: tool.own ? "propria" : "herdar",
-                          options: [
-                            { value: "propria", label: "Configuração própria" },
-                            { value: "herdar", label: tool.inherited ? `Herdar de ${tool.inherited.institutionName}` : "Nenhum dado pessoal" },
-                          ],
-                        },
-                        ...LAUNCH_ATTRIBUTES.map((a) => ({
-                          name: a,
-                          label: ATTRIBUTE_LABEL[a],
-                          type: "radio" as const,
-                          defaultValue: current?.[a] ?? "nao_compartilhado",
-                          options: ATTRIBUTE_RULES.map((r) => ({ value: r, label: RULE_LABEL[r] })),
-                          showWhen: { field: "mode", in: ["propria"] },
-                        })),
-                      ]}
-                    />
-                  </div>
-                  {tool.ownUpdatedAt && <p className="mt-2 text-xs text-slate-500">Última alteração: {formatDateTime(tool.ownUpdatedAt)}</p>}
-                </li>
-              );
-            })}
+            {sharing.map((tool) => (
+              <SharingRuleCard
+                key={tool.toolId}
+                title={tool.toolTitle}
+                subtitle={<>{tool.edtechName}{!tool.placedHere && " · não disponibilizada nesta instituição"}</>}
+                status={sharingStatus(tool)}
+                statusTestId={`tool-status-${tool.toolId}`}
+                previewHref={`${basePath}?ferramenta=${tool.toolId}#previa`}
+                previewLabel="Ver o que esta ferramenta recebe"
+                action={sharingAction}
+                // A launch carries only name and e-mail; the other attributes are never sent.
+                hidden={{ toolId: tool.toolId, idade: "nao_compartilhado", cpf: "nao_compartilhado", telefone: "nao_compartilhado" }}
+                attributes={LAUNCH_ATTRIBUTES}
+                own={tool.own}
+                inherited={tool.inherited}
+                noInheritedLabel="Nenhum dado pessoal"
+                ownUpdatedAt={tool.ownUpdatedAt}
+              />
+            ))}
           </ul>
         )}
       </section>

@@ -1,0 +1,75 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { ActionForm, type TFormAction } from "@/components/gestao/action-form";
+import { ATTRIBUTE_LABEL, formatDateTime, RULE_LABEL } from "@/components/gestao/labels";
+import { card, secondaryButton } from "@/components/gestao/styles";
+import type { TPersonalAttribute } from "@/lib/validations/data-api";
+import { ATTRIBUTE_RULES } from "@/lib/validations/management";
+
+type TRules = Partial<Record<TPersonalAttribute, (typeof ATTRIBUTE_RULES)[number]>>;
+
+/**
+ * One partner's sharing rule at an institution (an application on /aplicativos, a tool on
+ * /ferramentas): its name, status and preview link, and the form choosing, per attribute,
+ * shared, anonymized or not shared, or to inherit the nearest ancestor's rule.
+ */
+export function SharingRuleCard(props: {
+  title: string;
+  subtitle: ReactNode;
+  status: string;
+  statusTestId: string;
+  previewHref: string;
+  previewLabel: string;
+  action: TFormAction;
+  /** The partner's id field, and any fixed values the form sends. */
+  hidden: Record<string, string>;
+  attributes: readonly TPersonalAttribute[];
+  own: TRules | null;
+  inherited: { institutionName: string; rules: TRules } | null;
+  /** What "inherit" means when no ancestor has a rule. */
+  noInheritedLabel: string;
+  ownUpdatedAt: Date | null;
+}) {
+  const current = props.own ?? props.inherited?.rules;
+  return (
+    <li className={card}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h3 className="font-semibold">{props.title}</h3>
+          <p className="text-sm text-slate-600">{props.subtitle}</p>
+          <p className="mt-1 text-sm" data-testid={props.statusTestId}>{props.status}</p>
+        </div>
+        <Link href={props.previewHref} className={secondaryButton}>{props.previewLabel}</Link>
+      </div>
+      <div className="mt-4">
+        <ActionForm
+          action={props.action}
+          ariaLabel={`Regras de ${props.title}`}
+          submitLabel="Salvar regras"
+          hidden={props.hidden}
+          fields={[
+            {
+              name: "mode",
+              label: "Regras",
+              type: "radio",
+              defaultValue: props.own ? "propria" : "herdar",
+              options: [
+                { value: "propria", label: "Configuração própria" },
+                { value: "herdar", label: props.inherited ? `Herdar de ${props.inherited.institutionName}` : props.noInheritedLabel },
+              ],
+            },
+            ...props.attributes.map((a) => ({
+              name: a,
+              label: ATTRIBUTE_LABEL[a],
+              type: "radio" as const,
+              defaultValue: current?.[a] ?? "nao_compartilhado",
+              options: ATTRIBUTE_RULES.map((r) => ({ value: r, label: RULE_LABEL[r] })),
+              showWhen: { field: "mode", in: ["propria"] },
+            })),
+          ]}
+        />
+      </div>
+      {props.ownUpdatedAt && <p className="mt-2 text-xs text-slate-500">Última alteração: {formatDateTime(props.ownUpdatedAt)}</p>}
+    </li>
+  );
+}
