@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { ActionForm } from "@/components/gestao/action-form";
 import { ConfirmAction } from "@/components/gestao/confirm-action";
 import { formatDateTime } from "@/components/gestao/labels";
-import { card, inputClass, secondaryButton, sectionTitle } from "@/components/gestao/styles";
+import { card, sectionTitle } from "@/components/gestao/styles";
 import { listApplicationAccess, type TApplicationAccessRow } from "@/lib/server/management/list-application-access";
 import { listEdtechLinks } from "@/lib/server/management/list-edtech-links";
 import { listPeople } from "@/lib/server/management/list-people";
@@ -11,6 +10,7 @@ import { previewApplicationData } from "@/lib/server/management/preview-applicat
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
 import { PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
 import { ZListQuerySchema } from "@/lib/validations/management";
+import { PreviewPersonSearch } from "@/components/gestao/preview-person-search";
 import { SharingRuleCard } from "@/components/gestao/sharing-rule-card";
 import { applicationAccessAction, edtechLinkAction } from "../actions";
 
@@ -124,23 +124,7 @@ export default async function ApplicationsPage({ params, searchParams }: Props) 
           <p className="mt-1 text-sm text-slate-600">
             Um registro real, exatamente como a API de dados o entrega a esta aplicação em <code>GET /manager/v1/data/{institution.id}</code> (mesmo código, mesmos pseudônimos).
           </p>
-          <form method="get" action={basePath} className="mt-3 flex flex-wrap items-end gap-3" role="search">
-            <input type="hidden" name="app" value={selected.applicationId} />
-            <div className="min-w-64 flex-1">
-              <label htmlFor="preview-q" className="mb-1 block text-sm font-medium">Outra pessoa</label>
-              <input id="preview-q" name="q" type="search" defaultValue={personQuery ?? ""} placeholder="Nome, e-mail ou CPF" className={inputClass} />
-            </div>
-            <button type="submit" className={secondaryButton}>Buscar</button>
-          </form>
-          {people && (
-            <ul className="mt-2 flex flex-wrap gap-2 text-sm">
-              {people.items.length === 0 ? <li className="text-slate-600">Ninguém encontrado.</li> : people.items.map((p) => (
-                <li key={p.profileId}>
-                  <Link href={`${basePath}?app=${selected.applicationId}&pessoa=${p.profileId}#previa`} className="rounded-full border border-slate-300 px-3 py-1 hover:bg-slate-100">{p.name}</Link>
-                </li>
-              ))}
-            </ul>
-          )}
+          <PreviewPersonSearch basePath={basePath} partnerParam="app" partnerId={selected.applicationId} query={personQuery} people={people} />
           {preview.status !== "ok" ? (
             <p className="mt-4 rounded-md bg-amber-50 p-3 text-sm text-amber-900">
               {preview.status === "no_contract" ? "A edtech desta aplicação não tem vínculo com esta instituição: a API responde 401." : "A aplicação não está habilitada aqui: a API responde 403 e nada é entregue."}

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { ActionForm, type TFieldSpec } from "@/components/gestao/action-form";
 import { ConfirmAction } from "@/components/gestao/confirm-action";
 import { ROLE_OPTIONS } from "@/components/gestao/labels";
-import { card, inputClass, secondaryButton, sectionTitle } from "@/components/gestao/styles";
+import { card, sectionTitle } from "@/components/gestao/styles";
 import { ROLE_LABEL } from "@/lib/labels";
 import { LAUNCH_ATTRIBUTES } from "@/lib/server/launch/personal-launch-fields";
 import { listPeople } from "@/lib/server/management/list-people";
@@ -12,6 +12,7 @@ import { listToolSharing, type TToolSharingRow } from "@/lib/server/management/l
 import { previewToolLaunch } from "@/lib/server/management/preview-tool-launch";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
 import { ZListQuerySchema } from "@/lib/validations/management";
+import { PreviewPersonSearch } from "@/components/gestao/preview-person-search";
 import { SharingRuleCard } from "@/components/gestao/sharing-rule-card";
 import { placementAction, toolSharingAction } from "../actions";
 
@@ -148,23 +149,7 @@ export default async function PlacementsPage({ params, searchParams }: Props) {
           <p className="mt-1 text-sm text-slate-600">
             Os campos pessoais do lançamento LTI de uma pessoa real, calculados pelo mesmo código do lançamento (mesmas regras, mesmos pseudônimos), com a regra da instituição dessa pessoa.
           </p>
-          <form method="get" action={basePath} className="mt-3 flex flex-wrap items-end gap-3" role="search">
-            <input type="hidden" name="ferramenta" value={selected.toolId} />
-            <div className="min-w-64 flex-1">
-              <label htmlFor="tool-preview-q" className="mb-1 block text-sm font-medium">Outra pessoa</label>
-              <input id="tool-preview-q" name="q" type="search" defaultValue={personQuery ?? ""} placeholder="Nome, e-mail ou CPF" className={inputClass} />
-            </div>
-            <button type="submit" className={secondaryButton}>Buscar</button>
-          </form>
-          {people && (
-            <ul className="mt-2 flex flex-wrap gap-2 text-sm">
-              {people.items.length === 0 ? <li className="text-slate-600">Ninguém encontrado.</li> : people.items.map((p) => (
-                <li key={p.profileId}>
-                  <Link href={`${basePath}?ferramenta=${selected.toolId}&pessoa=${p.profileId}#previa`} className="rounded-full border border-slate-300 px-3 py-1 hover:bg-slate-100">{p.name}</Link>
-                </li>
-              ))}
-            </ul>
-          )}
+          <PreviewPersonSearch basePath={basePath} partnerParam="ferramenta" partnerId={selected.toolId} query={personQuery} people={people} />
           {preview.status === "no_contract" ? (
             <p className="mt-4 rounded-md bg-amber-50 p-3 text-sm text-amber-900">A edtech desta ferramenta não tem vínculo com esta instituição: a ferramenta não abre e nada é enviado.</p>
           ) : preview.status === "no_person" ? (
