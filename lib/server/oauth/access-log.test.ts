@@ -28,10 +28,21 @@ async function authorize(profileId: string, params: Record<string, string>): Pro
   return new URL(outcome.location);
 }
 
-/** The rows written for this profile since `since`, after the pending writes landed. */
-async function rowsSince(since: Date, profileId: string) {
+/**
+ * The rows for this profile that are not in `before` (ids), after the pending writes landed. By
+ * id, not by time: createdAt is rounded to the millisecond, so a row written just before a
+ * timestamp taken in JS can carry a later one.
+ */
+async function rowsSince(before: Set<string>, profileId: string) {
   await flushAccessLogs();
-  return db().dataAccessLog.findMany({ where: { profileId, createdAt: { gte: since } }, orderBy: { createdAt: "asc" } });
+  const rows = await db().dataAccessLog.findMany({ where: { profileId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  return rows.filter((r) => !before.has(r.id));
+}
+
+/** The ids of this profile's rows now, after the pending writes landed. */
+async function currentRows(profileId: string): Promise<Set<string>> {
+  await flushAccessLogs();
+  return new Set((await db().dataAccessLog.findMany({ where: { profileId }, select: { id: true } })).map((r) => r.id));
 }
 
 function expectNoValues(rows: unknown) {
@@ -41,7 +52,7 @@ function expectNoValues(rows: unknown) {
 
 describe("the OAuth channels in the institution's access log", () => {
   it("an id token issued by the implicit flow: one id_token row naming its personal claim", async () => {
-    const since = new Date();
+    const since = await currentRows(w.teacherA);
     const location = await authorize(w.teacherA, { response_type: "id_token", nonce: "n-log" });
     expect(new URLSearchParams(location.hash.slice(1)).get("id_token")).toBeTruthy();
     const rows = await rowsSince(since, w.teacherA);
@@ -52,7 +63,7 @@ describe("the OAuth channels in the institution's access log", () => {
 
   it("a code exchange issues an id token (one row); user info read with its access token (one row naming the attributes)", async () => {
     const location = await authorize(w.teacherA, { response_type: "code" });
-    const since = new Date();
+    const since = await currentRows(w.teacherA);
     const exchange = await hubFetch(`${TEST_ISSUER}/lti/v1/oauth2/authorize`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -84,8 +95,7 @@ describe("the OAuth channels in the institution's access log", () => {
         body: JSON.stringify({ grant_type: "authorization_code", client_id: w.app.clientId, client_secret: w.app.clientSecret, code: c }),
       });
     const { access_token: accessToken } = (await (await exchange(code)).json()) as { access_token: string };
-    await flushAccessLogs(); // the first exchange's row
-    const since = new Date();
+    const since = await currentRows(w.guardianB); // with the first exchange's row
     expect((await exchange(code)).status).toBe(400);
     // The replay revoked the token issued from the code: user info refuses it.
     expect((await hubFetch(`${TEST_ISSUER}/users/v1/users/info`, { headers: { authorization: `Bearer ${accessToken}` } })).status).toBe(401);
