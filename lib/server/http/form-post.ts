@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { AppError, toResponse } from "@/lib/errors";
 import { readRequestBody } from "./read-request-body";
+import { mediaType } from "./media-type";
 import { isSameOriginPost } from "./same-origin";
 
 const FORM_MAX_BYTES = 16 * 1024;
@@ -13,8 +14,7 @@ const FORM_MAX_BYTES = 16 * 1024;
 export async function handleFormPost(request: NextRequest, handler: (form: URLSearchParams) => Promise<Response>): Promise<Response> {
   try {
     if (!isSameOriginPost(request.headers, request.nextUrl.origin)) throw new AppError("forbidden", "Envio de formulário de outra origem recusado.");
-    const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-    if (type !== "application/x-www-form-urlencoded") throw new AppError("unsupported_media_type", "Envie o formulário como application/x-www-form-urlencoded.");
+    if (mediaType(request.headers.get("content-type")) !== "application/x-www-form-urlencoded") throw new AppError("unsupported_media_type", "Envie o formulário como application/x-www-form-urlencoded.");
     const body = await readRequestBody(request, FORM_MAX_BYTES);
     if (body === null) throw new AppError("payload_too_large", "Formulário grande demais.");
     return await handler(new URLSearchParams(body));

@@ -1,4 +1,5 @@
 import { verifyLaunch, type VerifyResult } from "@/lib/lti/verify-launch";
+import { mediaType } from "@/lib/server/http/media-type";
 import { rememberNonce } from "@/lib/server/lti-nonces/remember-nonce";
 import { findToolSecret } from "@/lib/server/tools/find-tool-secret";
 
@@ -21,8 +22,7 @@ export interface ReceivedDemoLaunch {
 function formFields(contentType: string | null, body: string): Array<[string, string]> {
   // Only a form-encoded body carries launch fields (spec: tool launch endpoint); anything else
   // is read as empty, and the verifier then fails on the missing consumer key.
-  const mediaType = contentType?.split(";")[0]?.trim().toLowerCase();
-  if (mediaType !== "application/x-www-form-urlencoded") return [];
+  if (mediaType(contentType) !== "application/x-www-form-urlencoded") return [];
   // URLSearchParams keeps order and duplicates and decodes "+" as a space, as the form encoding
   // requires; the verifier signs every occurrence.
   return [...new URLSearchParams(body).entries()];

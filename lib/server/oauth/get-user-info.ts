@@ -15,6 +15,7 @@ import { readBearerToken } from "@/lib/oauth/authorization-header";
 import { OAuthError } from "@/lib/oauth/errors";
 import { jwtType, verifyAccessToken, verifyIdToken } from "@/lib/oauth/jwt";
 import { logAccess } from "@/lib/server/audit/log-access";
+import { mediaType } from "@/lib/server/http/media-type";
 import { recordFilter } from "@/lib/server/data-api/privacy";
 import { personAttributes } from "@/lib/server/school-data/snapshots";
 import type { TPersonalAttribute } from "@/lib/validations/data-api";
@@ -49,7 +50,7 @@ export const MAX_USER_INFO_BODY_BYTES = 16 * 1024;
  */
 export function tokenFromPostBody(authorization: string | null, contentType: string | null, body: string | null): string | null | OAuthError {
   if (body === null) return new OAuthError("invalid_request", "The request body is too large");
-  const isForm = (contentType ?? "").split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded";
+  const isForm = mediaType(contentType) === "application/x-www-form-urlencoded";
   const fields = isForm ? new URLSearchParams(body).getAll("access_token") : [];
   if (fields.length > 1) return new OAuthError("invalid_request", "access_token is repeated");
   if (fields.length === 0) return authorization;

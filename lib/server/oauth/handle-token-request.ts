@@ -3,6 +3,7 @@
 // follow the spec literally and standard client libraries work.
 import { OAuthError } from "@/lib/oauth/errors";
 import { formBodyToRecord, parseTokenRequest } from "@/lib/oauth/token-request";
+import { mediaType } from "@/lib/server/http/media-type";
 import { authenticateClient } from "./authenticate-client";
 import { exchangeCode, type TTokenResponse } from "./exchange-code";
 
@@ -17,10 +18,6 @@ export interface TTokenHttpResult {
 
 /** RFC 6749 §5.1: token responses (and errors, which may echo request data) are never cached. */
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
-
-function mediaType(contentType: string | null): string {
-  return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
-}
 
 /** Media types a JSON body arrives with when its sender did not set one: none, curl's, fetch's. */
 const LOOSE_TYPES = ["", "application/x-www-form-urlencoded", "text/plain"];
