@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test } from "./fixtures";
+import { expect, signInByForm, test } from "./fixtures";
 import type { APIRequestContext } from "@playwright/test";
 
 const DOCS = path.join(process.cwd(), "docs");
@@ -37,8 +37,7 @@ function examples(): Example[] {
 
 /** A fresh authorization code for the demo application, through the real flow (one-profile student). */
 async function freshCode(request: APIRequestContext, baseURL: string): Promise<{ code: string; userId: string }> {
-  const signedIn = await request.post("/entrar", { form: { login: "aluno@demo.hub.br", password: "hub-demo", callbackUrl: "/" }, headers: { origin: baseURL }, maxRedirects: 0 });
-  expect(signedIn.status()).toBe(303);
+  await signInByForm(request, baseURL, "aluno@demo.hub.br");
   const query = new URLSearchParams({ client_id: "demo-app", redirect_uri: `${baseURL}/demo-app/callback`, response_type: "code", scope: "user.info", state: "by-hand" });
   const authorized = await request.get(`/lti/v1/oauth2/authorize?${query}`, { maxRedirects: 0 });
   expect(authorized.status()).toBe(302);
@@ -92,8 +91,7 @@ for (const example of all) {
 
 /** The id of EMEF Monteiro Lobato, as its manager's pages show it. */
 async function demoSchoolId(request: APIRequestContext, baseURL: string): Promise<string> {
-  const signedIn = await request.post("/entrar", { form: { login: "gestor@demo.hub.br", password: "hub-demo", callbackUrl: "/gestao" }, headers: { origin: baseURL }, maxRedirects: 0 });
-  expect(signedIn.status()).toBe(303);
+  await signInByForm(request, baseURL, "gestor@demo.hub.br", "/gestao");
   const html = await (await request.get("/gestao")).text();
   const id = /href="\/gestao\/([0-9a-f-]{36})"[^>]*>EMEF Monteiro Lobato</.exec(html)?.[1];
   expect(id).toBeDefined();

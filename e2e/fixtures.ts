@@ -1,4 +1,4 @@
-import { expect, test as base, type Page } from "@playwright/test";
+import { expect, test as base, type APIRequestContext, type Page } from "@playwright/test";
 
 export const DEMO_PASSWORD = "hub-demo";
 
@@ -7,6 +7,15 @@ export async function signIn(page: Page, login: string, password = DEMO_PASSWORD
   await page.goto("/login");
   await fillSignIn(page, login, password);
   await expect(page).not.toHaveURL(/\/login/);
+}
+
+/**
+ * Signs in with the sign-in form's own POST, without a page (API contexts; a page's `request`
+ * shares the cookie with the page): the hub answers 303 and sets the session cookie.
+ */
+export async function signInByForm(request: APIRequestContext, baseURL: string, login: string, callbackUrl = "/"): Promise<void> {
+  const response = await request.post("/entrar", { form: { login, password: DEMO_PASSWORD, callbackUrl }, headers: { origin: baseURL }, maxRedirects: 0 });
+  expect(response.status()).toBe(303);
 }
 
 /** Fills and submits the sign-in form on the page already shown. */
@@ -25,6 +34,19 @@ export async function slowScripts(page: Page, ms = 3_000): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, ms));
     await route.fallback();
   });
+}
+
+const decodeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+
+/** The signed LTI launch form served by GET /launch/{id}: its action and fields, HTML entities decoded. */
+export async function captureLaunchForm(request: APIRequestContext, href: string): Promise<{ action: string; fields: [string, string][] }> {
+  const response = await request.get(href);
+  expect(response.status()).toBe(200);
+  const html = await response.text();
+  const action = decodeHtml(/<form id="lti-launch" method="post" action="([^"]*)"/.exec(html)?.[1] ?? "");
+  const fields = [...html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m): [string, string] => [decodeHtml(m[1]!), decodeHtml(m[2]!)]);
+  expect(fields.map(([name]) => name)).toContain("oauth_signature");
+  return { action, fields };
 }
 
 /** Now in the hub's time zone, in the Data API's date format. */

@@ -1,7 +1,7 @@
 // Issue 3 acceptance: sign in, pick a profile, open the demo tool from the gallery, switch
 // profile and launch again; a replayed launch is refused; a student sees only student tools.
-import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, signIn, test } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { captureLaunchForm, expect, signIn, test } from "./fixtures";
 
 const DEMO_TOOL = "Ferramenta de Demonstração";
 const FRACOES = "Laboratório de Frações";
@@ -25,18 +25,6 @@ async function switchProfile(page: Page, label: string): Promise<void> {
 
 function gallery(page: Page) {
   return page.getByRole("list", { name: "Ferramentas disponíveis" });
-}
-
-/** The launch form as served by GET /launch/{id}: action and fields, HTML entities decoded. */
-async function captureLaunchForm(request: APIRequestContext, href: string): Promise<{ action: string; body: string }> {
-  const response = await request.get(href);
-  expect(response.status()).toBe(200);
-  const html = await response.text();
-  const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-  const action = decode(/<form id="lti-launch" method="post" action="([^"]*)"/.exec(html)?.[1] ?? "");
-  const fields = [...html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m) => [decode(m[1]!), decode(m[2]!)]);
-  expect(fields.map(([name]) => name)).toContain("oauth_signature");
-  return { action, body: new URLSearchParams(fields).toString() };
 }
 
 test("Ana opens the demo tool as teacher (Instructor), then as guardian (Mentor)", async ({ page }) => {
@@ -76,7 +64,8 @@ test("re-posting the same captured launch form is refused with 401", async ({ pa
   expect(href).toMatch(/^\/launch\/[0-9a-f-]{36}$/);
 
   const form = await captureLaunchForm(page.request, href!);
-  const post = () => page.request.post(form.action, { headers: { "content-type": "application/x-www-form-urlencoded" }, data: form.body });
+  const body = new URLSearchParams(form.fields).toString();
+  const post = () => page.request.post(form.action, { headers: { "content-type": "application/x-www-form-urlencoded" }, data: body });
   const first = await post();
   expect(first.status()).toBe(200);
   expect(await first.text()).toContain("Lançamento LTI recebido");

@@ -3,7 +3,7 @@
 // 1.0a signature base string, RFC 5849 §3.4), with the tool's own consumer key and secret.
 import { createHmac } from "node:crypto";
 import OAuth from "oauth-1.0a";
-import { expect, signIn, test } from "./fixtures";
+import { captureLaunchForm, expect, signIn, test } from "./fixtures";
 
 const TOOLS = [
   { title: "Ferramenta de Demonstração", key: "demo-tool", secret: "demo-tool-secret" },
@@ -15,10 +15,9 @@ for (const tool of TOOLS) {
     await signIn(page, "ana.souza@demo.hub.br");
     await page.getByRole("button", { name: /Professor\(a\)/ }).click();
     const href = await page.getByRole("list", { name: "Ferramentas disponíveis" }).getByRole("link", { name: `Abrir ${tool.title}` }).getAttribute("href");
-    const html = await (await page.request.get(href!)).text();
-    const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-    const action = decode(/<form id="lti-launch" method="post" action="([^"]*)"/.exec(html)?.[1] ?? "");
-    const fields = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m) => [decode(m[1]!), decode(m[2]!)]));
+    const form = await captureLaunchForm(page.request, href!);
+    const { action } = form;
+    const fields = Object.fromEntries(form.fields);
     expect(fields.oauth_consumer_key).toBe(tool.key);
     expect(fields.oauth_signature_method).toBe("HMAC-SHA1");
 

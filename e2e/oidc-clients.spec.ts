@@ -11,8 +11,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as client from "openid-client";
-import type { APIRequestContext, Page } from "@playwright/test";
-import { DEMO_PASSWORD, expect, test } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { expect, signInByForm, test } from "./fixtures";
 
 const CLIENT_ID = "demo-app";
 const CLIENT_SECRET = "demo-secret";
@@ -87,12 +87,6 @@ async function signinSilent(page: Page): Promise<TSilent> {
   });
 }
 
-/** Signs in at the hub with the form's own POST (the browser context keeps the session cookie). */
-async function signInAtHub(request: APIRequestContext, baseURL: string, login: string): Promise<void> {
-  const response = await request.post("/entrar", { form: { login, password: DEMO_PASSWORD, callbackUrl: "/" }, headers: { origin: baseURL }, maxRedirects: 0 });
-  expect(response.status()).toBe(303);
-}
-
 test.describe("oidc-client-ts in the browser", () => {
   test("silent renewal of a signed-out person ends at once with login_required", async ({ page, baseURL }) => {
     await openRp(page, baseURL!);
@@ -101,14 +95,14 @@ test.describe("oidc-client-ts in the browser", () => {
   });
 
   test("silent renewal for a person with two profiles and no hint asks for account selection", async ({ page, baseURL }) => {
-    await signInAtHub(page.request, baseURL!, ANA);
+    await signInByForm(page.request, baseURL!, ANA);
     await openRp(page, baseURL!);
     const result = await signinSilent(page);
     expect(result, JSON.stringify(result)).toMatchObject({ error: "account_selection_required" });
   });
 
   test("code flow with PKCE and user info, then silent renewal keeps the chosen profile", async ({ page, baseURL }) => {
-    await signInAtHub(page.request, baseURL!, ANA);
+    await signInByForm(page.request, baseURL!, ANA);
     await openRp(page, baseURL!);
     // The library navigates away: start it without waiting on its promise.
     await page.evaluate(() => {
@@ -142,7 +136,7 @@ test.describe("openid-client against the served hub", () => {
   test("implicit id_token: nonce is required with openid; the id token is verified and reads user info by GET and POST", async ({ playwright, baseURL }) => {
     const config = await discover(baseURL!);
     const student = await playwright.request.newContext({ baseURL });
-    await signInAtHub(student, baseURL!, STUDENT);
+    await signInByForm(student, baseURL!, STUDENT);
     const redirectUri = `${baseURL}/demo-app/callback`;
     const follow = async (url: URL) => {
       const response = await student.get(url.pathname + url.search, { maxRedirects: 0 });
@@ -193,7 +187,7 @@ test.describe("openid-client against the served hub", () => {
     expect(signedOut.pathname).toBe("/demo-app/callback");
     expect(Object.fromEntries(signedOut.searchParams)).toMatchObject({ error: "login_required", state: "quiet", iss: config.serverMetadata().issuer });
 
-    await signInAtHub(browser, baseURL!, STUDENT);
+    await signInByForm(browser, baseURL!, STUDENT);
     const back = new URL((await browser.get(url.pathname + url.search, { maxRedirects: 0 })).headers().location!);
     const tokens = await client.authorizationCodeGrant(config, back, { pkceCodeVerifier: verifier, expectedState: "quiet" });
     expect(tokens.claims()!.sub).toBe(back.searchParams.get("user_id"));
@@ -206,7 +200,7 @@ test.describe("openid-client against the served hub", () => {
 test.describe("user info and the token endpoint by plain HTTP", () => {
   test("user info by POST with the token as a form field; both ways at once is refused", async ({ playwright, baseURL }) => {
     const browser = await playwright.request.newContext({ baseURL });
-    await signInAtHub(browser, baseURL!, STUDENT);
+    await signInByForm(browser, baseURL!, STUDENT);
     const query = new URLSearchParams({ client_id: CLIENT_ID, redirect_uri: `${baseURL}/demo-app/callback`, response_type: "access_token", scope: "user.info", state: "x" });
     const location = new URL((await browser.get(`/lti/v1/oauth2/authorize?${query}`, { maxRedirects: 0 })).headers().location!);
     const accessToken = new URLSearchParams(location.hash.slice(1)).get("access_token")!;
@@ -221,7 +215,7 @@ test.describe("user info and the token endpoint by plain HTTP", () => {
 
   test("prompt=select_account shows the picker even to a one-profile person; prompt=login asks for the password again", async ({ playwright, baseURL }) => {
     const browser = await playwright.request.newContext({ baseURL });
-    await signInAtHub(browser, baseURL!, STUDENT);
+    await signInByForm(browser, baseURL!, STUDENT);
     const ask = async (prompt: string) => {
       const query = new URLSearchParams({ client_id: CLIENT_ID, redirect_uri: `${baseURL}/demo-app/callback`, response_type: "code", scope: "user.info", prompt });
       return new URL((await browser.get(`/lti/v1/oauth2/authorize?${query}`, { maxRedirects: 0 })).headers().location!, baseURL);
@@ -239,7 +233,7 @@ test.describe("user info and the token endpoint by plain HTTP", () => {
 
   test("a JSON token request sent as fetch sends a string (text/plain) is accepted", async ({ playwright, baseURL }) => {
     const browser = await playwright.request.newContext({ baseURL });
-    await signInAtHub(browser, baseURL!, STUDENT);
+    await signInByForm(browser, baseURL!, STUDENT);
     const query = new URLSearchParams({ client_id: CLIENT_ID, redirect_uri: `${baseURL}/demo-app/callback`, response_type: "code", scope: "user.info", state: "x" });
     const code = new URL((await browser.get(`/lti/v1/oauth2/authorize?${query}`, { maxRedirects: 0 })).headers().location!).searchParams.get("code")!;
     const response = await fetch(`${baseURL}/lti/v1/oauth2/authorize`, {

@@ -4,24 +4,13 @@
 // The test builds its own corner of the demo (a sub-network, a school under it, a student, the
 // Aprende Mais tool placed there and linked at the sub-network), so nothing another test relies on
 // changes.
-import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, signIn, test } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { captureLaunchForm, expect, signIn, test } from "./fixtures";
 
 const MANAGER = "gestor@demo.hub.br";
 const TOOL = "Laboratório de Frações";
 const EDTECH = "Aprende Mais";
 
-const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-
-/** The signed launch form served by GET /launch/{id}, as [name, value] pairs. */
-async function launchFields(request: APIRequestContext, href: string): Promise<[string, string][]> {
-  const response = await request.get(href);
-  expect(response.status()).toBe(200);
-  const html = await response.text();
-  const fields = [...html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m): [string, string] => [decode(m[1]!), decode(m[2]!)]);
-  expect(fields.map(([name]) => name)).toContain("oauth_signature");
-  return fields;
-}
 
 async function createUnit(page: Page, name: string, kind: "school" | "network", parentLabel: string): Promise<string> {
   await page.goto("/gestao");
@@ -91,7 +80,7 @@ test("a school stops a tool receiving names, then the link removal stops its lau
   await signIn(studentPage, email, password);
   const href = (await studentPage.getByRole("link", { name: `Abrir ${TOOL}` }).getAttribute("href"))!;
   expect(href).toMatch(/^\/launch\/[0-9a-f-]{36}$/);
-  const fields = await launchFields(studentPage.request, href);
+  const { fields } = await captureLaunchForm(studentPage.request, href);
   expect(fields.filter(([name]) => name.startsWith("lis_person_name"))).toEqual([]);
   expect(fields.filter(([name]) => name.startsWith("lis_person_"))).toEqual(Object.entries(preview));
   expect(fields.map(([, value]) => value)).not.toContain(`Bruna Privacidade ${tag}`);
