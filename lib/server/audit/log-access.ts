@@ -64,7 +64,7 @@ export function logAccess(entry: TAccessLogEntry): void {
   pending.add(write);
 }
 
-/** Waits for the log writes already started (tests, graceful shutdown). */
+/** Waits for the log writes already started (tests; shutdown does not wait, docs/gestao.md). */
 export async function flushAccessLogs(): Promise<void> {
   await Promise.all([...pending]);
 }

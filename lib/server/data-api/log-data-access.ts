@@ -1,7 +1,7 @@
 // The Data API's and the summary's entries in the institution's access log
 // (lib/server/audit/log-access.ts): which application read which institution's data, with which
 // filters and result.
-import { flushAccessLogs, logAccess } from "@/lib/server/audit/log-access";
+import { logAccess } from "@/lib/server/audit/log-access";
 
 export interface TDataAccessLogEntry {
   applicationId: string;
@@ -17,9 +17,4 @@ export interface TDataAccessLogEntry {
 
 export function logDataAccess({ endpoint, ...entry }: TDataAccessLogEntry): void {
   logAccess({ ...entry, channel: endpoint === "summary" ? "summary" : "data_api" });
-}
-
-/** Waits for the log writes already started (tests, graceful shutdown). */
-export async function flushDataAccessLogs(): Promise<void> {
-  await flushAccessLogs();
 }

@@ -10,7 +10,7 @@ import { createProfile } from "@/lib/server/school-data/create-profile";
 import { importProfiles } from "@/lib/server/school-data/import-profiles";
 import { updatePerson } from "@/lib/server/school-data/update-person";
 import { setupTestDatabase } from "@/test/database";
-import { flushDataAccessLogs } from "./log-data-access";
+import { flushAccessLogs } from "@/lib/server/audit/log-access";
 import { readData, type TDataResponse } from "./read-data-page";
 import { createPartner, grantAccess, linkEdtech, type TPartner } from "./testing";
 
@@ -93,7 +93,7 @@ describe.runIf(!!process.env.DATABASE_URL)("min_date polling while writers commi
     await Promise.all([importing, early, short]);
     done = true;
     await poller;
-    await flushDataAccessLogs();
+    await flushAccessLogs();
 
     const all = await t.db.prisma.changeEvent.findMany({ where: { institutionId: schoolId }, select: { id: true } });
     expect(all.length).toBe(8_000 + 15 + 1 + 1);

@@ -13,7 +13,7 @@ import { enrollStudent } from "@/lib/server/school-data/enroll-student";
 import { unenrollStudent } from "@/lib/server/school-data/unenroll-student";
 import { updatePerson } from "@/lib/server/school-data/update-person";
 import { setupTestDatabase } from "@/test/database";
-import { flushDataAccessLogs } from "./log-data-access";
+import { flushAccessLogs } from "@/lib/server/audit/log-access";
 import { readDataPage, type TDataResponse } from "./read-data-page";
 import { createPartner, grantAccess, linkEdtech, type TPartner } from "./testing";
 
@@ -158,7 +158,7 @@ describe.runIf(!!process.env.DATABASE_URL)("paging while writers commit concurre
       if (!body.paginacao.proximoCursor) await sleep(writersDone ? 50 : 10);
     }
     await writers;
-    await flushDataAccessLogs();
+    await flushAccessLogs();
 
     const all = await positions();
     const seen = pages.flat();

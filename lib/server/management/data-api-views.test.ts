@@ -3,7 +3,7 @@
 // anonymized changes the next Data API response, its `configuracao`, and the preview alike.
 import { beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
-import { flushDataAccessLogs } from "@/lib/server/data-api/log-data-access";
+import { flushAccessLogs } from "@/lib/server/audit/log-access";
 import { readDataPage } from "@/lib/server/data-api/read-data-page";
 import { summarizeEvents } from "@/lib/server/data-api/summarize-events";
 import { createPartner, grantAccess, linkEdtech, waitForVisibleEvents, type TPartner } from "@/lib/server/data-api/testing";
@@ -142,7 +142,7 @@ describe("the summary dashboard", () => {
 
 describe("the access log", () => {
   it("lists the reads of the institution and its descendants, newest first, filterable by application", async () => {
-    await flushDataAccessLogs();
+    await flushAccessLogs();
     const network = await listDataAccessLogs({ scope: f.network, institutionId: f.networkId, page: 1, pageSize: 100 });
     expect(network.total).toBeGreaterThan(5);
     expect(network.items[0]!.at >= network.items.at(-1)!.at).toBe(true);

@@ -7,7 +7,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { createApiKey } from "@/lib/server/api-keys/create-api-key";
 import { revokeApiKey } from "@/lib/server/api-keys/revoke-api-key";
 import { encodeCursor } from "@/lib/server/data-api/cursor";
-import { flushDataAccessLogs } from "@/lib/server/data-api/log-data-access";
+import { flushAccessLogs } from "@/lib/server/audit/log-access";
 import { createPartner, grantAccess, linkEdtech, waitForVisibleEvents, type TPartner } from "@/lib/server/data-api/testing";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
 import { assignTeacher } from "@/lib/server/school-data/assign-teacher";
@@ -206,7 +206,7 @@ describe("status codes, in the documented order, each with a JSON body carrying 
   it("records each call in DataAccessLog, refusals included", async () => {
     await data(f.norte, "only=periodo&foo=bar");
     await data(f.sul, "event=insert");
-    await flushDataAccessLogs();
+    await flushAccessLogs();
     const logs = await t.db.prisma.dataAccessLog.findMany({ where: { applicationId: f.app1.applicationId }, orderBy: { createdAt: "desc" } });
     expect(logs.map((l) => [l.institutionId, l.channel, l.status, l.eventCount, l.filters])).toEqual(
       expect.arrayContaining([
