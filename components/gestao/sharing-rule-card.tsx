@@ -3,10 +3,9 @@ import type { ReactNode } from "react";
 import { ActionForm, type TFormAction } from "@/components/gestao/action-form";
 import { ATTRIBUTE_LABEL, formatDateTime, RULE_LABEL } from "@/components/gestao/labels";
 import { card, secondaryButton } from "@/components/gestao/styles";
+import type { TAttributeRules } from "@/lib/server/management/sharing-rules";
 import type { TPersonalAttribute } from "@/lib/validations/data-api";
 import { ATTRIBUTE_RULES } from "@/lib/validations/management";
-
-type TRules = Partial<Record<TPersonalAttribute, (typeof ATTRIBUTE_RULES)[number]>>;
 
 /**
  * One partner's sharing rule at an institution (an application on /aplicativos, a tool on
@@ -24,8 +23,8 @@ export function SharingRuleCard(props: {
   /** The partner's id field, and any fixed values the form sends. */
   hidden: Record<string, string>;
   attributes: readonly TPersonalAttribute[];
-  own: TRules | null;
-  inherited: { institutionName: string; rules: TRules } | null;
+  own: TAttributeRules | null;
+  inherited: { institutionName: string; rules: TAttributeRules } | null;
   /** What "inherit" means when no ancestor has a rule. */
   noInheritedLabel: string;
   ownUpdatedAt: Date | null;

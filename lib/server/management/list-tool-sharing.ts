@@ -1,21 +1,15 @@
 import { db } from "@/lib/db";
-import { listAncestors } from "./list-ancestors";
-import { toRules, type TAttributeRules } from "./list-application-access";
 import { requireInReach } from "./require-in-reach";
 import type { TManagerScope } from "./resolve-manager-scope";
+import { linkedEdtechsUp, ruleStateAt, type TRuleState } from "./sharing-rules";
 
-export interface TToolSharingRow {
+export interface TToolSharingRow extends TRuleState {
   toolId: string;
   toolTitle: string;
   edtechId: string;
   edtechName: string;
   /** Whether the tool is placed at this institution (its people can open it here). */
   placedHere: boolean;
-  /** This institution's own rule, or null when it has none. */
-  own: TAttributeRules | null;
-  /** The nearest ancestor's rule, which applies when there is no own one. */
-  inherited: { institutionId: string; institutionName: string; rules: TAttributeRules } | null;
-  ownUpdatedAt: Date | null;
 }
 
 /**
@@ -24,35 +18,25 @@ export interface TToolSharingRow {
  */
 export async function listToolSharing(options: { scope: TManagerScope; institutionId: string }): Promise<TToolSharingRow[]> {
   const institution = requireInReach(options);
-  const chain = await listAncestors({ institutionId: institution.id });
-  const chainIds = chain.map((c) => c.id);
-  const links = await db().edtechLink.findMany({ where: { institutionId: { in: chainIds } }, select: { edtechId: true } });
+  const { chain, edtechIds } = await linkedEdtechsUp(institution.id);
   const tools = await db().tool.findMany({
-    where: { edtechId: { in: [...new Set(links.map((l) => l.edtechId))] } },
+    where: { edtechId: { in: edtechIds } },
     select: {
       id: true,
       title: true,
       edtechId: true,
       edtech: { select: { name: true } },
-      toolSharing: { where: { institutionId: { in: chainIds } } },
+      toolSharing: { where: { institutionId: { in: chain.map((c) => c.id) } } },
       placements: { where: { institutionId: institution.id }, select: { id: true }, take: 1 },
     },
     orderBy: [{ edtech: { name: "asc" } }, { title: "asc" }],
   });
-  return tools.map((tool) => {
-    const own = tool.toolSharing.find((s) => s.institutionId === institution.id) ?? null;
-    const nearest = chain.slice(1).map((c) => ({ c, row: tool.toolSharing.find((s) => s.institutionId === c.id) })).find((x) => x.row);
-    return {
-      toolId: tool.id,
-      toolTitle: tool.title,
-      edtechId: tool.edtechId,
-      edtechName: tool.edtech.name,
-      placedHere: tool.placements.length > 0,
-      own: own ? toRules(own.allowedAttributes, own.anonymizedAttributes) : null,
-      inherited: nearest?.row
-        ? { institutionId: nearest.c.id, institutionName: nearest.c.name, rules: toRules(nearest.row.allowedAttributes, nearest.row.anonymizedAttributes) }
-        : null,
-      ownUpdatedAt: own?.updatedAt ?? null,
-    };
-  });
+  return tools.map((tool) => ({
+    toolId: tool.id,
+    toolTitle: tool.title,
+    edtechId: tool.edtechId,
+    edtechName: tool.edtech.name,
+    placedHere: tool.placements.length > 0,
+    ...ruleStateAt(chain, tool.toolSharing),
+  }));
 }

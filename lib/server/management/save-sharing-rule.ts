@@ -1,10 +1,8 @@
 import { db } from "@/lib/db";
 import { recordAudit } from "@/lib/server/audit/record-audit";
 import type { Tx } from "@/lib/server/db/transaction";
-import { PERSONAL_ATTRIBUTES, type TPersonalAttribute } from "@/lib/validations/data-api";
 import type { TManagerScope } from "./resolve-manager-scope";
-
-export type TAttributeRule = "permitido" | "anonimizado" | "nao_compartilhado";
+import { fromRules, type TAttributeRules } from "./sharing-rules";
 
 interface TStoredRule {
   allowedAttributes: string[];
@@ -27,16 +25,15 @@ export interface TSharingRuleStore {
 export async function saveSharingRule(options: {
   scope: TManagerScope;
   institutionId: string;
-  rules: Record<TPersonalAttribute, TAttributeRule> | null;
+  rules: TAttributeRules | null;
   store: TSharingRuleStore;
   audit: { kind: "application_access" | "tool_sharing"; partnerId: string; partnerName: string; edtechId: string };
 }): Promise<void> {
   const { rules, store, audit } = options;
-  const allowed = rules ? PERSONAL_ATTRIBUTES.filter((a) => rules[a] !== "nao_compartilhado") : [];
-  const anonymized = rules ? PERSONAL_ATTRIBUTES.filter((a) => rules[a] === "anonimizado") : [];
+  const after = rules && fromRules(rules);
   await db().$transaction(async (tx) => {
     const before = await store.find(tx);
-    if (rules) await store.upsert(tx, { allowedAttributes: allowed, anonymizedAttributes: anonymized });
+    if (after) await store.upsert(tx, after);
     else if (before) await store.remove(tx);
     else return;
     await recordAudit(tx, {
@@ -50,7 +47,7 @@ export async function saveSharingRule(options: {
       details: {
         partnerName: audit.partnerName,
         before: before ? { allowed: before.allowedAttributes, anonymized: before.anonymizedAttributes } : null,
-        after: rules ? { allowed, anonymized } : null,
+        after: after ? { allowed: after.allowedAttributes, anonymized: after.anonymizedAttributes } : null,
       },
     });
   });

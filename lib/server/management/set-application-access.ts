@@ -1,7 +1,7 @@
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { hasContract, resolveSharingRule } from "@/lib/server/privacy/resolve-sharing-rule";
 import { ZAccessSettingsSchema, ZIdSchema, type TAccessSettingsInput } from "@/lib/validations/management";
-import { listAncestors } from "./list-ancestors";
 import { requireInReach } from "./require-in-reach";
 import { saveSharingRule } from "./save-sharing-rule";
 import type { TManagerScope } from "./resolve-manager-scope";
@@ -21,11 +21,8 @@ export async function setApplicationAccess(
       : { institutionId: ZIdSchema.parse(options.remove.institutionId), applicationId: ZIdSchema.parse(options.remove.applicationId), rules: null };
   const institution = requireInReach({ scope: options.scope, institutionId: target.institutionId });
   const application = await db().oAuthApplication.findUnique({ where: { id: target.applicationId }, select: { id: true, name: true, edtechId: true } });
-  const chain = await listAncestors({ institutionId: institution.id });
-  const linked = application
-    ? await db().edtechLink.count({ where: { edtechId: application.edtechId, institutionId: { in: chain.map((c) => c.id) } } })
-    : 0;
-  if (!application || linked === 0) throw new AppError("not_found", "Aplicação não encontrada entre as edtechs vinculadas.");
+  const rule = application && (await resolveSharingRule({ institutionId: institution.id, partner: { kind: "application", id: application.id, edtechId: application.edtechId } }));
+  if (!application || !rule || !hasContract(rule)) throw new AppError("not_found", "Aplicação não encontrada entre as edtechs vinculadas.");
 
   const where = { institutionId_applicationId: { institutionId: institution.id, applicationId: application.id } };
   await saveSharingRule({

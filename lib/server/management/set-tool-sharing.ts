@@ -1,6 +1,6 @@
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { resolveSharingRule } from "@/lib/server/privacy/resolve-sharing-rule";
+import { hasContract, resolveSharingRule } from "@/lib/server/privacy/resolve-sharing-rule";
 import { ZIdSchema, ZToolSharingSchema, type TToolSharingInput } from "@/lib/validations/management";
 import { requireInReach } from "./require-in-reach";
 import { saveSharingRule } from "./save-sharing-rule";
@@ -23,7 +23,7 @@ export async function setToolSharing(
   const institution = requireInReach({ scope: options.scope, institutionId: target.institutionId });
   const tool = await db().tool.findUnique({ where: { id: target.toolId }, select: { id: true, edtechId: true, title: true } });
   const current = tool ? await resolveSharingRule({ institutionId: institution.id, partner: { kind: "tool", id: tool.id, edtechId: tool.edtechId } }) : null;
-  if (!tool || !current?.enabled) throw new AppError("not_found", "Ferramenta não encontrada entre as edtechs vinculadas.");
+  if (!tool || !current || !hasContract(current)) throw new AppError("not_found", "Ferramenta não encontrada entre as edtechs vinculadas.");
 
   const where = { institutionId_toolId: { institutionId: institution.id, toolId: tool.id } };
   await saveSharingRule({

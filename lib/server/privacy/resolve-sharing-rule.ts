@@ -60,6 +60,11 @@ const SQL: Record<TSharingPartner["kind"], string> = {
   tool: ruleSql("ToolSharing", "toolId"),
 };
 
+/** Whether the partner's edtech has a contract at the institution or above, enabled or not yet. */
+export function hasContract(rule: TSharingRule): boolean {
+  return rule.enabled || rule.reason !== "no_contract";
+}
+
 export async function resolveSharingRule(options: { institutionId: string; partner: TSharingPartner }): Promise<TSharingRule> {
   const { partner } = options;
   const rows = await database().sql.query<Row>(SQL[partner.kind], [options.institutionId, partner.edtechId, partner.id]);
