@@ -168,36 +168,49 @@ export type VerifyAccessTokenOptions = {
   now?: Date;
 };
 
-function invalidToken(error: unknown): OAuthError {
-  return error instanceof errors.JWTExpired
-    ? new OAuthError("invalid_token", "The access token expired")
-    : new OAuthError("invalid_token", "The access token is invalid");
+/**
+ * One of our JWTs of the given `typ`, RS256 only, our issuer, the claims `schema` asks for. Any
+ * token problem is invalid_token (RFC 6750 §3.1), "expired" told apart; `allowExpired` returns
+ * an expired token's claims instead (jose checks the signature before the claims, so they are
+ * authentic). A failure to load keys is not the token's fault, so it is thrown, not mapped.
+ */
+async function verifyOurJwt<T>(
+  token: string,
+  options: VerifyAccessTokenOptions & { allowExpired?: boolean },
+  kind: { label: string; typ: string; requiredClaims: string[]; schema: z.ZodType<T> },
+): Promise<T | OAuthError> {
+  const keySet = createLocalJWKSet({ keys: await options.getPublicKeys() });
+  const invalid = new OAuthError("invalid_token", `The ${kind.label} is invalid`);
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await jwtVerify(token, keySet, {
+      algorithms: [SIGNING_ALG],
+      typ: kind.typ,
+      issuer: options.issuer,
+      currentDate: options.now,
+      requiredClaims: kind.requiredClaims,
+    }));
+  } catch (error) {
+    if (options.allowExpired && error instanceof errors.JWTExpired) payload = error.payload;
+    else if (error instanceof errors.JWTExpired) return new OAuthError("invalid_token", `The ${kind.label} expired`);
+    else if (error instanceof errors.JOSEError) return invalid;
+    else throw error;
+  }
+  const claims = kind.schema.safeParse(payload);
+  return claims.success ? claims.data : invalid;
 }
 
 /**
- * RFC 9068 §4: verify signature with RS256 only, typ at+jwt, iss and exp. Any token problem
- * is invalid_token (RFC 6750 §3.1). Revocation (jti) is checked by the caller against storage.
- * A failure to load keys is not the token's fault, so it is thrown, not mapped.
+ * RFC 9068 §4: verify signature with RS256 only, typ at+jwt, iss and exp. Revocation (jti) is
+ * checked by the caller against storage.
  */
-export async function verifyAccessToken(
-  token: string,
-  options: VerifyAccessTokenOptions,
-): Promise<AccessTokenClaims | OAuthError> {
-  const keySet = createLocalJWKSet({ keys: await options.getPublicKeys() });
-  try {
-    const { payload } = await jwtVerify(token, keySet, {
-      algorithms: [SIGNING_ALG],
-      typ: "at+jwt",
-      issuer: options.issuer,
-      currentDate: options.now,
-      requiredClaims: ["exp", "iat", "jti", "sub", "aud", "client_id", "scope"],
-    });
-    const claims = accessTokenClaimsSchema.safeParse(payload);
-    return claims.success ? claims.data : new OAuthError("invalid_token", "The access token is invalid");
-  } catch (error) {
-    if (error instanceof errors.JOSEError) return invalidToken(error);
-    throw error;
-  }
+export function verifyAccessToken(token: string, options: VerifyAccessTokenOptions): Promise<AccessTokenClaims | OAuthError> {
+  return verifyOurJwt(token, options, {
+    label: "access token",
+    typ: "at+jwt",
+    requiredClaims: ["exp", "iat", "jti", "sub", "aud", "client_id", "scope"],
+    schema: accessTokenClaimsSchema,
+  });
 }
 
 /** The claims of one of our id tokens that its verifiers rely on (OIDC Core §2). */
@@ -217,30 +230,11 @@ export type IdTokenClaims = z.infer<typeof idTokenClaimsSchema>;
  * (the client). `allowExpired` is for `id_token_hint`, which OIDC Core §3.1.2.1 lets clients send
  * after expiry: the signature and issuer still have to hold.
  */
-export async function verifyIdToken(
+export function verifyIdToken(
   token: string,
   options: VerifyAccessTokenOptions & { allowExpired?: boolean },
 ): Promise<IdTokenClaims | OAuthError> {
-  const keySet = createLocalJWKSet({ keys: await options.getPublicKeys() });
-  const invalid = new OAuthError("invalid_token", "The id token is invalid");
-  let payload: JWTPayload;
-  try {
-    ({ payload } = await jwtVerify(token, keySet, {
-      algorithms: [SIGNING_ALG],
-      typ: "JWT",
-      issuer: options.issuer,
-      currentDate: options.now,
-      requiredClaims: ["exp", "iat", "sub", "aud"],
-    }));
-  } catch (error) {
-    // jose checks the signature before the claims, so an expired token's payload is authentic.
-    if (options.allowExpired && error instanceof errors.JWTExpired) payload = error.payload;
-    else if (error instanceof errors.JWTExpired) return new OAuthError("invalid_token", "The id token expired");
-    else if (error instanceof errors.JOSEError) return invalid;
-    else throw error;
-  }
-  const claims = idTokenClaimsSchema.safeParse(payload);
-  return claims.success ? claims.data : invalid;
+  return verifyOurJwt(token, options, { label: "id token", typ: "JWT", requiredClaims: ["exp", "iat", "sub", "aud"], schema: idTokenClaimsSchema });
 }
 
 /** `typ` of a JWT's protected header, or null when the text is not a JWT at all. */

@@ -27,7 +27,7 @@ import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 import { checkAuthorizeRequest, carriedQuery } from "./check-authorize-request";
 import { completeAuthorization } from "./complete-authorization";
 import { listProfileChoices, type TProfileChoice } from "./list-profile-choices";
-import { listPublicJwks } from "./signing-keys";
+import { ourTokenVerification } from "./signing-keys";
 
 export const CONTINUE_PATH = "/oauth/continuar";
 export const PICKER_PATH = "/oauth/escolher-perfil";
@@ -60,9 +60,7 @@ export function authorizationErrorRedirect(request: AuthorizeRequest, error: OAu
  */
 async function hintedProfile(request: AuthorizeRequest, now: Date): Promise<string | null | undefined> {
   if (request.idTokenHint === undefined) return undefined;
-  const claims = await verifyIdToken(request.idTokenHint, {
-    issuer: env().HUB_BASE_URL, getPublicKeys: () => listPublicJwks({ now }), now, allowExpired: true,
-  });
+  const claims = await verifyIdToken(request.idTokenHint, { ...ourTokenVerification(now), allowExpired: true });
   return claims instanceof OAuthError || claims.aud !== request.clientId ? null : claims.sub;
 }
 
@@ -105,13 +103,13 @@ export async function decideAuthorization(options: {
     return { kind: "sign_in", loginUrl: withCallbackUrl("/login", `${CONTINUE_PATH}?${carried}`, extra) };
   }
   const choices = await listProfileChoices({ personId: options.session.personId, application: check.application });
-  const idTokenHint = await hintedProfile(request, now);
+  const hintedProfileId = await hintedProfile(request, now);
   // OIDC Core §3.1.2.1: a hint naming someone other than the signed-in person cannot be honoured silently.
-  if (silent && idTokenHint !== undefined && !choices.some((c) => c.id === idTokenHint)) {
+  if (silent && hintedProfileId !== undefined && !choices.some((c) => c.id === hintedProfileId)) {
     return refuse("login_required", "The signed-in user is not the one named by id_token_hint");
   }
   const forcePicker = request.prompt.has("select_account") && options.step === "authorize";
-  const profileId = forcePicker ? null : chooseProfile(choices, options.session, options.step, { login: check.params.login_hint, idToken: idTokenHint });
+  const profileId = forcePicker ? null : chooseProfile(choices, options.session, options.step, { login: check.params.login_hint, idToken: hintedProfileId });
   if (!profileId) {
     if (!silent) return { kind: "choose_profile", pickerUrl: `${PICKER_PATH}?${carried}` };
     return choices.some((c) => c.enabled)

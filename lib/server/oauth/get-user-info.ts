@@ -9,7 +9,6 @@
 // The person's attributes are those the institution shares with the application, anonymized with
 // the Data API's per-application pseudonyms, so both interfaces show one person the same way.
 import { db } from "@/lib/db";
-import { env } from "@/lib/env";
 import type { InstitutionKind, Role } from "@/lib/generated/prisma/client";
 import { readBearerToken } from "@/lib/oauth/authorization-header";
 import { OAuthError } from "@/lib/oauth/errors";
@@ -20,7 +19,7 @@ import { recordFilter } from "@/lib/server/data-api/privacy";
 import { personAttributes } from "@/lib/server/school-data/snapshots";
 import type { TPersonalAttribute } from "@/lib/validations/data-api";
 import { resolveApplicationAccess } from "./resolve-application-access";
-import { listPublicJwks } from "./signing-keys";
+import { ourTokenVerification } from "./signing-keys";
 
 export const USER_INFO_SCOPE = "user.info";
 
@@ -67,7 +66,7 @@ interface TPresentedToken {
 
 /** An access token (typ at+jwt, RFC 9068) or one of our id tokens (typ JWT, aud = the client). */
 async function verifyPresentedToken(token: string, now: Date): Promise<TPresentedToken | OAuthError> {
-  const options = { issuer: env().HUB_BASE_URL, getPublicKeys: () => listPublicJwks({ now }), now };
+  const options = ourTokenVerification(now);
   if (jwtType(token) === "JWT") {
     const claims = await verifyIdToken(token, options);
     if (claims instanceof OAuthError) return claims;

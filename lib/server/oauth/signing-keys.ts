@@ -6,7 +6,8 @@
 import type { JWK } from "jose";
 import { db } from "@/lib/db";
 import type { SigningKey as SigningKeyRow } from "@/lib/generated/prisma/client";
-import { generateSigningKey, publicJwks, SIGNING_ALG, type SigningKey } from "@/lib/oauth/jwt";
+import { env } from "@/lib/env";
+import { generateSigningKey, publicJwks, SIGNING_ALG, type SigningKey, type VerifyAccessTokenOptions } from "@/lib/oauth/jwt";
 import { decryptSecret, encryptSecret } from "@/lib/server/crypto/secret-box";
 import { KEY_ROTATION_SECONDS, RETIRED_KEY_PUBLISH_SECONDS } from "./lifetimes";
 
@@ -87,4 +88,9 @@ export async function listPublicJwks({ now = new Date() }: { now?: Date } = {}):
   });
   const keys: SigningKey[] = rows.map((row) => ({ kid: row.kid, alg: SIGNING_ALG, publicJwk: row.publicJwk as JWK, privateJwk: {} }));
   return publicJwks(keys).keys;
+}
+
+/** How the hub verifies a token it issued, at `now`: its own issuer and its current public keys. */
+export function ourTokenVerification(now: Date): VerifyAccessTokenOptions {
+  return { issuer: env().HUB_BASE_URL, getPublicKeys: () => listPublicJwks({ now }), now };
 }
