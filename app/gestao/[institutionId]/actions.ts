@@ -9,7 +9,8 @@ import { savePlacement } from "@/lib/server/management/save-placement";
 import { setApplicationAccess } from "@/lib/server/management/set-application-access";
 import { setEdtechLink } from "@/lib/server/management/set-edtech-link";
 import { setToolSharing } from "@/lib/server/management/set-tool-sharing";
-import { commandFromForm, type TSchoolDataCommand } from "@/lib/validations/management";
+import { PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
+import { commandFromForm, type TAccessSettingsInput, type TSchoolDataCommand } from "@/lib/validations/management";
 
 const DONE: Record<TSchoolDataCommand["type"], string> = {
   createPeriod: "Período criado.",
@@ -34,6 +35,13 @@ const DONE: Record<TSchoolDataCommand["type"], string> = {
 };
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
+
+/**
+ * One rule per personal attribute as the form sent it (an application's or a tool's). The cast
+ * only types the strings: the services parse them with zod, and anything else is a field error.
+ */
+const rulesFromForm = (form: FormData) =>
+  Object.fromEntries(PERSONAL_ATTRIBUTES.map((a) => [a, text(form, a)])) as TAccessSettingsInput["rules"];
 
 /** Where to go after a success, when the page the form was on no longer exists (a deleted row). */
 function nextPath(form: FormData, institutionId: string): string | null {
@@ -70,15 +78,7 @@ export async function applicationAccessAction(institutionId: string, _state: TFo
     if (text(form, "mode") === "herdar") {
       await setApplicationAccess({ scope, remove: { institutionId, applicationId } });
     } else {
-      const rule = (name: string) => text(form, name) as "permitido";
-      await setApplicationAccess({
-        scope,
-        settings: {
-          institutionId,
-          applicationId,
-          rules: { nome_usuario: rule("nome_usuario"), idade: rule("idade"), cpf: rule("cpf"), email_usuario: rule("email_usuario"), telefone: rule("telefone") },
-        },
-      });
+      await setApplicationAccess({ scope, settings: { institutionId, applicationId, rules: rulesFromForm(form) } });
     }
     revalidatePath(`/gestao/${institutionId}`, "layout");
     return "Regras de compartilhamento salvas. Valem a partir da próxima leitura da aplicação.";
@@ -91,15 +91,7 @@ export async function toolSharingAction(institutionId: string, _state: TFormStat
     if (text(form, "mode") === "herdar") {
       await setToolSharing({ scope, remove: { institutionId, toolId } });
     } else {
-      const rule = (name: string) => text(form, name) as "permitido";
-      await setToolSharing({
-        scope,
-        settings: {
-          institutionId,
-          toolId,
-          rules: { nome_usuario: rule("nome_usuario"), idade: rule("idade"), cpf: rule("cpf"), email_usuario: rule("email_usuario"), telefone: rule("telefone") },
-        },
-      });
+      await setToolSharing({ scope, settings: { institutionId, toolId, rules: rulesFromForm(form) } });
     }
     revalidatePath(`/gestao/${institutionId}`, "layout");
     return "Regras de compartilhamento salvas. Valem a partir do próximo acesso à ferramenta.";
