@@ -47,16 +47,24 @@ export function renderLaunchPage(launch: TBuiltLaunch): RenderedPage {
   return { html: htmlDocument({ title: `Abrindo ${launch.toolTitle}`, nonce, body, script: AUTO_SUBMIT }), csp };
 }
 
-/** The same answer for "no such placement" and "not yours": nothing to learn from either. */
-export function renderLaunchNotFound(): RenderedPage {
+/** A launch that will not happen: the status, a heading, the explanation, no form and no script. */
+function renderLaunchError(status: 403 | 404, title: string, paragraphs: string): RenderedPage {
   const nonce = cspNonce();
   const body =
-    `<main><div class="card">${BRAND}<p class="muted">Erro 404</p><h1>Ferramenta não encontrada</h1>` +
-    `<p>Esta ferramenta não existe ou não está disponível para o perfil que você está usando. ` +
-    `Se você tem outro perfil, troque de perfil no topo da página inicial.</p>` +
+    `<main><div class="card">${BRAND}<p class="muted">Erro ${status}</p><h1>${title}</h1>${paragraphs}` +
     `<p><a class="button" href="/">Voltar ao início</a></p></div></main>`;
   const csp = ["default-src 'none'", `style-src 'nonce-${nonce}'`, "form-action 'none'", "frame-ancestors 'none'", "base-uri 'none'"].join("; ");
-  return { html: htmlDocument({ title: "Ferramenta não encontrada", nonce, body }), csp };
+  return { html: htmlDocument({ title, nonce, body }), csp };
+}
+
+/** The same answer for "no such placement" and "not yours": nothing to learn from either. */
+export function renderLaunchNotFound(): RenderedPage {
+  return renderLaunchError(
+    404,
+    "Ferramenta não encontrada",
+    `<p>Esta ferramenta não existe ou não está disponível para o perfil que você está usando. ` +
+      `Se você tem outro perfil, troque de perfil no topo da página inicial.</p>`,
+  );
 }
 
 /**
@@ -64,13 +72,11 @@ export function renderLaunchNotFound(): RenderedPage {
  * removed): 403, a readable reason, and no form — nothing is sent to the tool.
  */
 export function renderLaunchRefused(): RenderedPage {
-  const nonce = cspNonce();
-  const body =
-    `<main><div class="card">${BRAND}<p class="muted">Erro 403</p><h1>Acesso à ferramenta suspenso</h1>` +
+  return renderLaunchError(
+    403,
+    "Acesso à ferramenta suspenso",
     `<p>A escola não compartilha mais dados com este parceiro. Por isso, esta ferramenta não pode ser aberta: ` +
-    `nenhum dado seu foi enviado a ela.</p>` +
-    `<p class="muted">Se você acha que isso é um engano, fale com a gestão da sua escola.</p>` +
-    `<p><a class="button" href="/">Voltar ao início</a></p></div></main>`;
-  const csp = ["default-src 'none'", `style-src 'nonce-${nonce}'`, "form-action 'none'", "frame-ancestors 'none'", "base-uri 'none'"].join("; ");
-  return { html: htmlDocument({ title: "Acesso à ferramenta suspenso", nonce, body }), csp };
+      `nenhum dado seu foi enviado a ela.</p>` +
+      `<p class="muted">Se você acha que isso é um engano, fale com a gestão da sua escola.</p>`,
+  );
 }

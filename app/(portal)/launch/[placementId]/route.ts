@@ -8,6 +8,12 @@ import { renderLaunchNotFound, renderLaunchPage, renderLaunchRefused } from "@/l
 import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 import { otherMethods } from "@/lib/server/http/other-methods";
 
+/** Launches that will not happen, each with its page: not yours or gone (404), no longer shared (403). */
+const REFUSALS: Partial<Record<AppError["code"], { status: number; render: () => { html: string; csp: string } }>> = {
+  not_found: { status: 404, render: renderLaunchNotFound },
+  forbidden: { status: 403, render: renderLaunchRefused },
+};
+
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
@@ -25,13 +31,10 @@ export async function GET(_request: Request, { params }: { params: Promise<{ pla
     const page = renderLaunchPage(await buildLaunch({ placementId, profile }));
     return htmlResponse(page.html, { csp: page.csp });
   } catch (error) {
-    if (!(error instanceof AppError) || (error.code !== "not_found" && error.code !== "forbidden")) throw error;
-    if (error.code === "forbidden") {
-      const refused = renderLaunchRefused();
-      return htmlResponse(refused.html, { status: 403, csp: refused.csp });
-    }
-    const page = renderLaunchNotFound();
-    return htmlResponse(page.html, { status: 404, csp: page.csp });
+    const refusal = error instanceof AppError ? REFUSALS[error.code] : undefined;
+    if (!refusal) throw error;
+    const page = refusal.render();
+    return htmlResponse(page.html, { status: refusal.status, csp: page.csp });
   }
 }
 
