@@ -19,6 +19,7 @@ export function SiteHeader({ user, profiles }: { user: CurrentUser | null; profi
           {user ? (
             <>
               <span className="hidden text-sm text-slate-600 sm:inline">{user.name}</span>
+              <Link href="/meus-dados" className="text-sm text-slate-700 hover:underline">Meus dados</Link>
               {user.profile && profiles.length > 1 && (
                 <ProfileSwitcher
                   current={user.profile.id}
