@@ -9,12 +9,12 @@ export function SiteHeader({ user, profiles }: { user: CurrentUser | null; profi
   const role = user?.profile?.role;
   return (
     <header className="border-b border-slate-200 bg-white">
-      <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3">
         <Link href="/" className="flex items-center gap-2 font-semibold text-brand-900">
           <span aria-hidden className="grid size-8 place-items-center rounded-lg bg-brand-600 text-white">H</span>
           Hub Educacional
         </Link>
-        <nav className="flex items-center gap-3" aria-label="Conta">
+        <nav className="flex flex-wrap items-center gap-3" aria-label="Conta">
           {role === "gestor" && <Link href="/gestao" className="text-sm text-slate-700 hover:underline">Gestão</Link>}
           {user ? (
             <>

@@ -5,7 +5,16 @@ import type { TPartnerSharing } from "@/lib/server/privacy/list-partners-for-pro
 
 const KIND_LABEL = { application: "Aplicativo", tool: "Ferramenta" } as const;
 
-const attributeLabel = (name: string) => (name in ATTRIBUTE_LABEL ? ATTRIBUTE_LABEL[name as keyof typeof ATTRIBUTE_LABEL] : name);
+// The access log names what left in each channel's own terms: the Data API's attributes, the LTI
+// launch's lis_person_* fields, the id token's claims.
+const CHANNEL_FIELD_LABEL: Record<string, string> = {
+  ...ATTRIBUTE_LABEL,
+  lis_person_name_full: "Nome (lis_person_name_full)",
+  lis_person_contact_email_primary: "E-mail (lis_person_contact_email_primary)",
+  sub: "Identificador (sub)",
+};
+
+const attributeLabel = (name: string) => CHANNEL_FIELD_LABEL[name] ?? name;
 
 function PartnerItem({ partner }: { partner: TPartnerSharing }) {
   return (
