@@ -68,7 +68,7 @@ export interface TEventPage {
 
 // The record stays JSON text and the time a number: a page's rows are spliced into the response
 // (read-data-page.ts), and parsing 1,000 jsonb values and timestamps is most of a page's CPU.
-const COLUMNS = `e.id, e.entity::text AS entity, e.kind::text AS kind, e.record, e."recordId",
+const columns = (kind: string) => `e.id, e.entity::text AS entity, ${kind} AS kind, e.record, e."recordId",
   (extract(epoch FROM e."occurredAt") * 1000)::float8 AS "occurredAtMs", e.txid, e.seq`;
 
 /**
@@ -106,7 +106,9 @@ export function eventConditions(filters: Omit<TEventFilters, "institutionIds">, 
     where.push(entities.length === 1 ? `e.entity = ${p(entities[0])}::"EntityName"` : `e.entity = ANY(${p(entities)}::text[]::"EntityName"[])`);
   }
   if (kinds && kinds.length < EVENT_KINDS.length) {
-    where.push(kinds.length === 1 ? `e.kind = ${p(kinds[0])}::"ChangeKind"` : `e.kind = ANY(${p(kinds)}::text[]::"ChangeKind"[])`);
+    const kind = filters.view ? eventKindSql(filters.view, p) : null;
+    if (kind) where.push(`${kind} = ANY(${p(kinds)}::text[])`);
+    else where.push(kinds.length === 1 ? `e.kind = ${p(kinds[0])}::"ChangeKind"` : `e.kind = ANY(${p(kinds)}::text[]::"ChangeKind"[])`);
   }
   if (filters.userId) where.push(`e."profileIds" @> ARRAY[${p(filters.userId)}]::text[]`);
   // Entities with a term (periodo, turma, turmaAluno, disciplinaProfessor) are narrowed to it; the
@@ -119,6 +121,26 @@ export function eventConditions(filters: Omit<TEventFilters, "institutionIds">, 
 }
 
 const ROLES = Object.values(Role);
+
+/** The row's grant (TFeedView.grantedTxid) as SQL, or null when the whole history is shown. */
+function grantSql(view: TFeedView, p: (value: unknown) => string): string | null {
+  const ids = Object.keys(view.grantedTxid);
+  const txids = ids.map((id) => view.grantedTxid[id]!);
+  const distinct = new Set(txids);
+  if (distinct.size === 0 || (distinct.size === 1 && distinct.has("0"))) return null;
+  return distinct.size === 1 ? `${p(txids[0])}::bigint` : `(${p(txids)}::bigint[])[array_position(${p(ids)}::uuid[], e."institutionId")]`;
+}
+
+/**
+ * The kind an event has in an application's feed (text), or null when it is the stored one. An
+ * update from before the grant is the record's current state, and the application has never seen
+ * the record: it is an insert for it. The list, the `event` filter and the summary's counts all
+ * read this, so they agree.
+ */
+export function eventKindSql(view: TFeedView, p: (value: unknown) => string): string | null {
+  const grant = grantSql(view, p);
+  return grant ? `(CASE WHEN e.kind = 'update' AND e.txid < ${grant} THEN 'insert' ELSE e.kind::text END)` : null;
+}
 
 /**
  * The one place that decides which events an application is shown (docs/decisions/016):
@@ -133,13 +155,8 @@ const ROLES = Object.values(Role);
  */
 function feedViewConditions(view: TFeedView, p: (value: unknown) => string): string[] {
   const where: string[] = [];
-  const ids = Object.keys(view.grantedTxid);
-  const txids = ids.map((id) => view.grantedTxid[id]!);
-  const distinct = new Set(txids);
-  if (distinct.size > 1 || (distinct.size === 1 && !distinct.has("0"))) {
-    const grant = distinct.size === 1 ? `${p(txids[0])}::bigint` : `(${p(txids)}::bigint[])[array_position(${p(ids)}::uuid[], e."institutionId")]`;
-    where.push(`(e.txid >= ${grant} OR (e.kind <> 'delete' AND (e."supersededTxid" IS NULL OR e."supersededTxid" >= ${grant})))`);
-  }
+  const grant = grantSql(view, p);
+  if (grant) where.push(`(e.txid >= ${grant} OR (e.kind <> 'delete' AND (e."supersededTxid" IS NULL OR e."supersededTxid" >= ${grant})))`);
   const hidden = ROLES.map((role) => PERSONAL_ATTRIBUTES.filter((a) => !view.visible(role).includes(a)));
   if (hidden.some((h) => h.length > 0)) {
     const same = hidden.every((h) => h.join() === hidden[0]!.join());
@@ -186,6 +203,7 @@ export function buildEventPageQuery(options: { filters: TEventFilters; after?: T
   where.push(`e.txid < (SELECT xmin FROM h)`);
   const take = p(limit + 1);
   const ids = filters.institutionIds;
+  const COLUMNS = columns((filters.view && eventKindSql(filters.view, p)) ?? "e.kind::text");
   const branch = (institution: string) =>
     `(SELECT ${COLUMNS} FROM "ChangeEvent" e WHERE ${[institution, ...where].join(" AND ")} ORDER BY e.txid, e.seq LIMIT ${take})`;
 
