@@ -13,7 +13,7 @@ import { AppError } from "@/lib/errors";
 import { verifyApiKey, type TVerifiedApiKey } from "@/lib/server/api-keys/verify-api-key";
 import { ZOrgIdSchema } from "@/lib/validations/data-api";
 import { logDataAccess, type TDataAccessLogEntry } from "./log-data-access";
-import { combineAccessSettings, type TAccessSettings, type TAttributeConfiguration } from "./privacy";
+import { combineRuleSettings, parseRoleOverrides, type TRoleConfigurations, type TRuleSettings } from "./privacy";
 
 export interface TInstitutionNode {
   id: string;
@@ -27,8 +27,8 @@ export interface TDataAccessGrant {
   institution: TInstitutionNode;
   /** The institution first, then its descendants (parents before children). */
   subtree: TInstitutionNode[];
-  /** The attribute rules that hold for every institution of the subtree. */
-  configuration: TAttributeConfiguration;
+  /** Per role, the attribute rules that hold for every institution of the subtree. */
+  configurations: TRoleConfigurations;
 }
 
 interface TreeRow {
@@ -41,6 +41,7 @@ interface TreeRow {
   linked: boolean;
   allowedAttributes: string[] | null;
   anonymizedAttributes: string[] | null;
+  roleOverrides: unknown;
 }
 
 // A cycle cannot be created through the services, but a bound keeps a bad row from looping.
@@ -62,11 +63,11 @@ WITH RECURSIVE up AS (
 )
 SELECT 'up' AS rel, t.id, t.name, t.kind::text AS kind, t."parentId", t.depth,
        EXISTS (SELECT 1 FROM "EdtechLink" l WHERE l."institutionId" = t.id AND l."edtechId" = $2::uuid) AS linked,
-       a."allowedAttributes", a."anonymizedAttributes"
+       a."allowedAttributes", a."anonymizedAttributes", a."roleOverrides"
   FROM up t LEFT JOIN "ApplicationAccess" a ON a."institutionId" = t.id AND a."applicationId" = $3::uuid
 UNION ALL
 SELECT 'down', t.id, t.name, t.kind::text, t."parentId", t.depth, false,
-       a."allowedAttributes", a."anonymizedAttributes"
+       a."allowedAttributes", a."anonymizedAttributes", a."roleOverrides"
   FROM down t LEFT JOIN "ApplicationAccess" a ON a."institutionId" = t.id AND a."applicationId" = $3::uuid
  WHERE t.depth > 0
 ORDER BY 1 DESC, 6, 3`;
@@ -81,14 +82,16 @@ function parseOrgId(orgId: string | undefined): string {
 }
 
 const node = (r: TreeRow): TInstitutionNode => ({ id: r.id, name: r.name, kind: r.kind, parentId: r.parentId });
-const settings = (r: TreeRow): TAccessSettings | null =>
-  r.allowedAttributes ? { allowedAttributes: r.allowedAttributes, anonymizedAttributes: r.anonymizedAttributes ?? [] } : null;
+const settings = (r: TreeRow): TRuleSettings | null =>
+  r.allowedAttributes
+    ? { allowedAttributes: r.allowedAttributes, anonymizedAttributes: r.anonymizedAttributes ?? [], roleOverrides: parseRoleOverrides(r.roleOverrides) }
+    : null;
 
 export type TDataAccessResolution =
   | { status: "not_found" }
   | { status: "no_contract"; institution: TInstitutionNode }
   | { status: "not_enabled"; institution: TInstitutionNode }
-  | { status: "ok"; institution: TInstitutionNode; subtree: TInstitutionNode[]; configuration: TAttributeConfiguration };
+  | { status: "ok"; institution: TInstitutionNode; subtree: TInstitutionNode[]; configurations: TRoleConfigurations };
 
 /**
  * Steps 3–5 for an application, without a key: also what the manager's "what this application
@@ -104,8 +107,10 @@ export async function resolveDataAccess(options: { orgId: string; edtechId: stri
   const inherited = up.map(settings).find((s) => s !== null);
   if (!inherited) return { status: "not_enabled", institution };
   const descendants = rows.filter((r) => r.rel === "down");
-  const own = descendants.map(settings).filter((s): s is TAccessSettings => s !== null);
-  return { status: "ok", institution, subtree: [institution, ...descendants.map(node)], configuration: combineAccessSettings([inherited, ...own]) };
+  const own = descendants.map(settings).filter((s): s is TRuleSettings => s !== null);
+  // Per role, the most restrictive of the rule that applies here and every descendant's own one
+  // (docs/decisions/015-sharing-rules-per-role.md).
+  return { status: "ok", institution, subtree: [institution, ...descendants.map(node)], configurations: combineRuleSettings([inherited, ...own]) };
 }
 
 export async function authorizeDataAccess(options: {
@@ -124,5 +129,5 @@ export async function authorizeDataAccess(options: {
   };
   if (access.status === "no_contract") return refuse(new AppError("unauthorized", "Unauthorized"));
   if (access.status === "not_enabled") return refuse(new AppError("forbidden", "A aplicação não tem relação com esta instituição."));
-  return { key, institution: access.institution, subtree: access.subtree, configuration: access.configuration };
+  return { key, institution: access.institution, subtree: access.subtree, configurations: access.configurations };
 }

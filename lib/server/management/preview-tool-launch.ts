@@ -42,7 +42,7 @@ export async function previewToolLaunch(options: { scope: TManagerScope; institu
         select: { id: true, role: true, institutionId: true, institution: { select: { name: true } }, person: { select: { name: true, email: true } } },
       })
     : null;
-  const rule = await resolveSharingRule({ institutionId: profile?.institutionId ?? institution.id, partner: { kind: "tool", ...tool } });
+  const rule = await resolveSharingRule({ institutionId: profile?.institutionId ?? institution.id, partner: { kind: "tool", ...tool }, role: profile?.role ?? null });
   if (!rule.enabled) return { status: "no_contract" };
   if (!profile) return { status: "no_person" };
 
