@@ -10,6 +10,7 @@ import type { TDataEvent, TDataResponse } from "@/lib/server/data-api/read-data-
 import { formatInZone } from "@/lib/server/data-api/time-zone";
 import { PROFILE_ROLES, type TProfileRole } from "@/lib/validations/data-api";
 import { ZIdSchema } from "@/lib/validations/management";
+import { findSampleProfileId } from "./preview-sample-profile";
 import { requireInReach } from "./require-in-reach";
 import type { TManagerScope } from "./resolve-manager-scope";
 
@@ -71,19 +72,10 @@ export async function previewApplicationData(options: {
       original,
     };
   };
-  const latestProfile = async (role?: TProfileRole) =>
-    (
-      await db().changeEvent.findFirst({
-        where: { institutionId: { in: subtree }, entity: "usuario", ...(role ? { record: { path: ["perfil"], equals: role } } : {}) },
-        orderBy: { seq: "desc" },
-        select: { recordId: true },
-      })
-    )?.recordId;
-
   const requested = ZIdSchema.safeParse(options.profileId);
   const [main, porPerfil] = await Promise.all([
-    sampleOf(requested.success ? requested.data : await latestProfile()),
-    Promise.all(PROFILE_ROLES.map(async (role) => ({ role, ...(await sampleOf(await latestProfile(role))) }))),
+    sampleOf(requested.success ? requested.data : await findSampleProfileId({ institutionIds: subtree })),
+    Promise.all(PROFILE_ROLES.map(async (role) => ({ role, ...(await sampleOf(await findSampleProfileId({ institutionIds: subtree, role }))) }))),
   ]);
   return { status: "ok", configuracao: toConfiguracao(access.configurations), ...main, porPerfil: porPerfil.filter((s) => s.evento !== null) };
 }

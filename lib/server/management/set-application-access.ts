@@ -29,6 +29,7 @@ export async function setApplicationAccess(
     scope: options.scope,
     institutionId: institution.id,
     rules: target.rules,
+    roles: "roles" in target ? target.roles : {},
     store: {
       find: (tx) => tx.applicationAccess.findUnique({ where }),
       upsert: (tx, rule) => tx.applicationAccess.upsert({ where, create: { institutionId: institution.id, applicationId: application.id, ...rule }, update: rule }),

@@ -30,6 +30,7 @@ export async function setToolSharing(
     scope: options.scope,
     institutionId: institution.id,
     rules: target.rules,
+    roles: "roles" in target ? target.roles : {},
     store: {
       find: (tx) => tx.toolSharing.findUnique({ where }),
       upsert: (tx, rule) => tx.toolSharing.upsert({ where, create: { institutionId: institution.id, toolId: tool.id, ...rule }, update: rule }),
