@@ -133,7 +133,7 @@ export const ROLE_RULE_MODES = ["geral", "propria"] as const;
 export const roleModeField = (role: TProfileRole) => `perfil_${role}`;
 export const roleRuleField = (role: TProfileRole, attribute: (typeof PERSONAL_ATTRIBUTES)[number]) => `${role}_${attribute}`;
 
-const ZRuleChoice = z.enum(ATTRIBUTE_RULES, { message: "Escolha compartilhado, anonimizado ou não compartilhado" });
+const ZRuleChoice = z.enum(ATTRIBUTE_RULES, { message: "Escolha uma opção" });
 const ZSharingRuleFormSchema = z
   .object({
     mode: z.enum(["propria", "herdar"], { message: "Escolha configuração própria ou herdar" }),
