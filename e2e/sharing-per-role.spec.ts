@@ -44,6 +44,13 @@ async function teachersEmailOnly(rules: Locator): Promise<void> {
   await rules.getByRole("group", { name: "Para o perfil Professor(a)" }).getByLabel("Regra própria para Professor(a)").check();
   await rules.getByRole("group", { name: "Professor(a) · Nome (nome_usuario)" }).getByLabel("Compartilhado", { exact: true }).check();
   await rules.getByRole("group", { name: "Professor(a) · E-mail (email_usuario)" }).getByLabel("Compartilhado", { exact: true }).check();
+  // The other attributes (an application's card shows them, prefilled from the inherited rule): not shared.
+  for (const label of ["Data de nascimento (idade)", "CPF (cpf)", "Celular (telefone)"]) {
+    for (const name of [label, `Professor(a) · ${label}`]) {
+      const group = rules.getByRole("group", { name, exact: true });
+      if (await group.count()) await group.getByLabel("Não compartilhado", { exact: true }).check();
+    }
+  }
   await rules.getByRole("button", { name: "Salvar regras" }).click();
   await expect(rules.getByRole("status")).toContainText("Regras de compartilhamento salvas");
 }
