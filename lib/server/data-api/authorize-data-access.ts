@@ -14,6 +14,7 @@ import { verifyApiKey, type TVerifiedApiKey } from "@/lib/server/api-keys/verify
 import { ZOrgIdSchema } from "@/lib/validations/data-api";
 import { logDataAccess, type TDataAccessLogEntry } from "./log-data-access";
 import { combineRuleSettings, parseRoleOverrides, type TRoleConfigurations, type TRuleSettings } from "./privacy";
+import type { TFeedView } from "./query-events";
 
 export interface TInstitutionNode {
   id: string;
@@ -29,6 +30,8 @@ export interface TDataAccessGrant {
   subtree: TInstitutionNode[];
   /** Per role, the attribute rules that hold for every institution of the subtree. */
   configurations: TRoleConfigurations;
+  /** Which events of the log the application is shown (query-events.ts, TFeedView). */
+  view: TFeedView;
 }
 
 interface TreeRow {
@@ -42,6 +45,7 @@ interface TreeRow {
   allowedAttributes: string[] | null;
   anonymizedAttributes: string[] | null;
   roleOverrides: unknown;
+  grantedTxid: string | null;
 }
 
 // A cycle cannot be created through the services, but a bound keeps a bad row from looping.
@@ -63,11 +67,11 @@ WITH RECURSIVE up AS (
 )
 SELECT 'up' AS rel, t.id, t.name, t.kind::text AS kind, t."parentId", t.depth,
        EXISTS (SELECT 1 FROM "EdtechLink" l WHERE l."institutionId" = t.id AND l."edtechId" = $2::uuid) AS linked,
-       a."allowedAttributes", a."anonymizedAttributes", a."roleOverrides"
+       a."allowedAttributes", a."anonymizedAttributes", a."roleOverrides", a."grantedTxid"::text AS "grantedTxid"
   FROM up t LEFT JOIN "ApplicationAccess" a ON a."institutionId" = t.id AND a."applicationId" = $3::uuid
 UNION ALL
 SELECT 'down', t.id, t.name, t.kind::text, t."parentId", t.depth, false,
-       a."allowedAttributes", a."anonymizedAttributes", a."roleOverrides"
+       a."allowedAttributes", a."anonymizedAttributes", a."roleOverrides", a."grantedTxid"::text
   FROM down t LEFT JOIN "ApplicationAccess" a ON a."institutionId" = t.id AND a."applicationId" = $3::uuid
  WHERE t.depth > 0
 ORDER BY 1 DESC, 6, 3`;
@@ -91,7 +95,23 @@ export type TDataAccessResolution =
   | { status: "not_found" }
   | { status: "no_contract"; institution: TInstitutionNode }
   | { status: "not_enabled"; institution: TInstitutionNode }
-  | { status: "ok"; institution: TInstitutionNode; subtree: TInstitutionNode[]; configurations: TRoleConfigurations };
+  | { status: "ok"; institution: TInstitutionNode; subtree: TInstitutionNode[]; configurations: TRoleConfigurations; view: TFeedView };
+
+const earlier = (a: string | null, b: string | null): string | null => (a === null ? b : b === null || BigInt(a) <= BigInt(b) ? a : b);
+
+/**
+ * Where the application's access to each institution of the subtree began: the earliest grant
+ * among the access rows of the institution and its ancestors (any of them opens its data to the
+ * application). For a network read each school's events are thus cut at that school's own start,
+ * the same as when the school is read on its own (docs/decisions/016).
+ */
+function grantedTxids(up: TreeRow[], descendants: TreeRow[]): Record<string, string> {
+  const fromAbove = up.reduce<string | null>((min, r) => earlier(min, r.grantedTxid), null) ?? "0";
+  const grants: Record<string, string> = { [up[0]!.id]: fromAbove };
+  // Parents come before their children (TREE_SQL orders by depth).
+  for (const d of descendants) grants[d.id] = earlier(grants[d.parentId!] ?? fromAbove, d.grantedTxid)!;
+  return grants;
+}
 
 /**
  * Steps 3–5 for an application, without a key: also what the manager's "what this application
@@ -109,8 +129,11 @@ export async function resolveDataAccess(options: { orgId: string; edtechId: stri
   const descendants = rows.filter((r) => r.rel === "down");
   const own = descendants.map(settings).filter((s): s is TRuleSettings => s !== null);
   // Per role, the most restrictive of the rule that applies here and every descendant's own one
-  // (docs/decisions/015-sharing-rules-per-role.md).
-  return { status: "ok", institution, subtree: [institution, ...descendants.map(node)], configurations: combineRuleSettings([inherited, ...own]) };
+  // (docs/decisions/015-sharing-rules-per-role.md); an update is delivered only if it changed an
+  // attribute the record's role lets the application see.
+  const configurations = combineRuleSettings([inherited, ...own]);
+  const view: TFeedView = { grantedTxid: grantedTxids(up, descendants), visible: (role) => configurations[role].allowed };
+  return { status: "ok", institution, subtree: [institution, ...descendants.map(node)], configurations, view };
 }
 
 export async function authorizeDataAccess(options: {
@@ -129,5 +152,5 @@ export async function authorizeDataAccess(options: {
   };
   if (access.status === "no_contract") return refuse(new AppError("unauthorized", "Unauthorized"));
   if (access.status === "not_enabled") return refuse(new AppError("forbidden", "A aplicação não tem relação com esta instituição."));
-  return { key, institution: access.institution, subtree: access.subtree, configurations: access.configurations };
+  return { key, institution: access.institution, subtree: access.subtree, configurations: access.configurations, view: access.view };
 }

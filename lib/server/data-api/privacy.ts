@@ -126,11 +126,6 @@ export function toConfiguracao(configurations: TRoleConfigurations): TConfigurac
   };
 }
 
-/** One configuration for every role (a rule without overrides). */
-export function sameForEveryRole(configuration: TAttributeConfiguration): TRoleConfigurations {
-  return Object.fromEntries(PROFILE_ROLES.map((role) => [role, configuration])) as Record<TProfileRole, TAttributeConfiguration>;
-}
-
 /** The attributes a configuration changes (dropped or anonymized); the others are kept as stored. */
 function attributeActions(configuration: TAttributeConfiguration): { attribute: TPersonalAttribute; action: "drop" | "anonymize" }[] {
   return PERSONAL_ATTRIBUTES.flatMap((attribute): { attribute: TPersonalAttribute; action: "drop" | "anonymize" }[] => {

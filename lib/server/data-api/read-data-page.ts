@@ -71,7 +71,7 @@ async function prepareRead(options: TReadOptions) {
     log: { ...log, attributes },
     timeZone,
     entities,
-    filters: { ...toEventFilters(query, timeZone), institutionIds: grant.subtree.map((i) => i.id), entities, kinds: requestedKinds(query) },
+    filters: { ...toEventFilters(query, timeZone), institutionIds: grant.subtree.map((i) => i.id), entities, kinds: requestedKinds(query), view: grant.view },
     configuracao,
     // Each usuario record with the rule of its own perfil.
     registro: recordTextFilterByRole(grant.configurations, grant.key.applicationId),

@@ -42,7 +42,8 @@ export async function summarizeEvents(options: {
 
   const { tree, eventCount } = await countEventTree({
     subtree: grant.subtree,
-    filters: { ...toEventFilters(parsed.data, env().HUB_TIME_ZONE), entities, kinds },
+    // The application's view, as the data endpoint applies it: the counts are of what it is sent.
+    filters: { ...toEventFilters(parsed.data, env().HUB_TIME_ZONE), entities, kinds, view: grant.view },
   });
   logDataAccess({ ...log, status: 200, eventCount });
   return tree;

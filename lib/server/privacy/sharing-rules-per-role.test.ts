@@ -15,6 +15,7 @@ import { createPartner, linkEdtech, waitForVisibleEvents, type TPartner } from "
 import type { TRoleOverrides } from "@/lib/server/data-api/privacy";
 import { buildLaunch } from "@/lib/server/launch/build-launch";
 import { createSchool, createTestTool, placeTool, type TSchool } from "@/lib/server/launch/testing";
+import { updatePerson } from "@/lib/server/school-data/update-person";
 import { decideAuthorization } from "@/lib/server/oauth/decide-authorization";
 import { createOAuthWorld, createTestApp, hubFetch, TEST_ISSUER, type TOAuthWorld, type TTestApp } from "@/lib/server/oauth/testing";
 import type { TPersonalAttribute } from "@/lib/validations/data-api";
@@ -116,6 +117,30 @@ describe("Data API: each usuario record with its perfil's rule", () => {
     const sibling = await readUsuarios(app, s.otherSchoolId);
     expect(sibling.body.dados.usuario.find((e) => e.registro.perfil === "professor")!.registro.email_usuario).toMatch(/@escola\.test$/);
     await db().applicationAccess.delete({ where: { institutionId_applicationId: { institutionId: s.schoolId, applicationId: app.applicationId } } });
+  });
+});
+
+describe("Data API feed: an update is delivered when it changed what the record's role lets the partner see", () => {
+  it("a teacher's e-mail change reaches a partner that receives teachers' e-mails; a student's does not", async () => {
+    const s = await createSchool();
+    const app = await createPartner("PorPerfilFeed");
+    await linkEdtech(s.networkId, app.edtechId);
+    await setApplicationRule(s.networkId, app.applicationId, TEACHERS_EMAIL);
+    const first = await readUsuarios(app, s.schoolId);
+    const cursor = (first.body as unknown as { paginacao: { cursorRetomada: string } }).paginacao.cursorRetomada;
+
+    const personOf = async (profileId: string) => (await db().profile.findUniqueOrThrow({ where: { id: profileId }, select: { personId: true } })).personId;
+    const tag = Date.now().toString(36);
+    await updatePerson({ personId: await personOf(s.teacher.id), changes: { email: `nova.professora.${tag}@escola.test` } });
+    await updatePerson({ personId: await personOf(s.student.id), changes: { email: `novo.aluno.${tag}@escola.test` } });
+    await waitForVisibleEvents();
+    const url = new URL(`/manager/v1/data/${s.schoolId}?only=usuario&limit=1000&cursor=${encodeURIComponent(cursor)}`, TEST_ISSUER);
+    const response = await dataGet(new NextRequest(url, { headers: { "x-api-key": app.key } }), { params: Promise.resolve({ orgId: s.schoolId }) });
+    const text = await response.text();
+    const events = (JSON.parse(text) as TDataBody).dados.usuario.map((e) => e.registro);
+    expect(events.map((r) => r.perfil)).toEqual(["professor"]);
+    expect(events[0]!.email_usuario).toBe(`nova.professora.${tag}@escola.test`);
+    expect(text).not.toContain(`novo.aluno.${tag}`);
   });
 });
 
