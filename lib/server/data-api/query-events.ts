@@ -149,9 +149,9 @@ export function eventKindSql(view: TFeedView, p: (value: unknown) => string): st
  *   with the current state; every event from the grant on is shown. Both facts are fixed when the
  *   grant is made (the grant is a horizon: every transaction below it had ended), so the choice
  *   never changes under a paging client.
- * - visibility: an update is shown only if it changed something the application receives for
- *   the record's role (a non-personal field always counts). `changed` empty: not an update, or
- *   written before the column existed: shown.
+ * - visibility: an update from the grant on is shown only if it changed something the
+ *   application receives for the record's role (a non-personal field always counts). `changed`
+ *   empty: not an update, or written before the column existed: shown.
  */
 function feedViewConditions(view: TFeedView, p: (value: unknown) => string): string[] {
   const where: string[] = [];
@@ -163,7 +163,9 @@ function feedViewConditions(view: TFeedView, p: (value: unknown) => string): str
     const hiddenSql = same
       ? `${p(hidden[0])}::text[]`
       : `(CASE e.record->>'perfil' ${ROLES.map((role, i) => `WHEN '${role}' THEN ${p(hidden[i])}::text[]`).join(" ")} ELSE ${p(PERSONAL_ATTRIBUTES)}::text[] END)`;
-    where.push(`(cardinality(e.changed) = 0 OR NOT (e.changed <@ ${hiddenSql}))`);
+    // Before the grant the history condition alone decides: the record's latest event there is
+    // its current state, new to the application, whatever that update changed.
+    where.push(`(cardinality(e.changed) = 0 OR NOT (e.changed <@ ${hiddenSql})${grant ? ` OR e.txid < ${grant}` : ""})`);
   }
   return where;
 }
