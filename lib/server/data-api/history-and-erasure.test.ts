@@ -217,9 +217,17 @@ describe("an update is delivered only to applications that can see what it chang
     expect(await summaryTotals(blind, `user_id=${profile.id}&only=usuario`)).toEqual({ usuario: 1 });
     expect(await summaryTotals(seeing, `user_id=${profile.id}&only=usuario`)).toEqual({ usuario: 2 });
 
+    // An application without telefone granted now still gets her, once, as she is: the hidden
+    // update is her latest event, and before a grant only the history decides.
+    const blindLater = await grantedNow("Sem telefone, depois", { ...ALL_PLAIN, telefone: "nao_compartilhado" });
+    const later = (await wholeFeed(blindLater, `user_id=${profile.id}`)).body.dados.usuario!;
+    expect(later.map((e) => [e.evento, e.registro.nome_usuario])).toEqual([["insert", "Joana Prado"]]);
+    expect(await summaryTotals(blindLater, `user_id=${profile.id}&only=usuario`)).toEqual({ usuario: 1 });
+
     await updatePerson({ personId: joana.id, changes: { name: "Joana Prado Lima" } });
     expect(await kinds(blind)).toEqual(["insert", "update"]);
     expect(await kinds(seeing)).toEqual(["insert", "update", "update"]);
+    expect(await kinds(blindLater)).toEqual(["insert", "update"]);
   });
 });
 
