@@ -245,7 +245,7 @@ function ZEvent<R extends z.ZodType>(record: R) {
     id: ZId.describe("Identificador do evento."),
     evento: z.enum(EVENT_KINDS),
     ocorridoEm: z.string().meta({ format: "date-time", description: "ISO 8601 com o deslocamento do fuso do hub.", examples: ["2026-03-01T08:00:00.000-03:00"] }),
-    registro: record.describe("Estado do registro após o evento; num delete, o último estado."),
+    registro: record.describe("Estado do registro após o evento, com os valores pessoais atuais (nunca valores antigos); num delete, o último estado, sem atributos pessoais."),
   });
 }
 
