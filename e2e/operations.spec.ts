@@ -22,6 +22,9 @@ let dataDir = "";
 let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
 test.beforeAll(async () => {
+  // A first `npm start` migrates and seeds a new embedded database: on a loaded 2-core machine that
+  // outlasts the hooks' default 60 s (the loop below bounds the wait itself).
+  test.setTimeout(240_000);
   port = await closedPort();
   base = `http://localhost:${port}`;
   dataDir = path.join(root, ".data", `e2e-operations-${port}`);
