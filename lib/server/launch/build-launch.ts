@@ -73,7 +73,7 @@ export async function buildLaunch({ placementId, profile, timestamp, nonce }: Bu
   const { tool } = placement;
   const [owner, sharing] = await Promise.all([
     db().profile.findUnique({ where: { id: profile.id }, select: { person: { select: { name: true, email: true } } } }),
-    resolveSharingRule({ institutionId: placement.institutionId, partner: { kind: "tool", id: tool.id, edtechId: tool.edtechId } }),
+    resolveSharingRule({ institutionId: placement.institutionId, partner: { kind: "tool", id: tool.id, edtechId: tool.edtechId }, role: profile.role }),
   ]);
   if (!owner) throw notFound;
   if (!sharing.enabled) throw new AppError("forbidden", LAUNCH_REFUSED);
