@@ -148,8 +148,18 @@ test("allowed → anonymized changes the next Data API response, its configuraca
   await signIn(page, MANAGER);
   const { school1 } = await schoolIds(page);
   const studentProfileId = await profileIdOf(page, school1, STUDENT);
+  // The application names the student by its own (pairwise) id: the one the preview shows it gets.
+  let partnerUserId: string | undefined;
   const read = async (profileId: string) => {
-    const response = await page.request.get(`/manager/v1/data/${school1}?${new URLSearchParams({ user_id: profileId, only: "usuario" })}`, { headers: { "x-api-key": key } });
+    if (!partnerUserId) {
+      const appId = (await page.locator("li", { has: rules }).locator('[data-testid^="status-"]').getAttribute("data-testid"))!.slice("status-".length);
+      const previewPage = await page.context().newPage();
+      await previewPage.goto(`/gestao/${school1}/aplicativos?app=${appId}&pessoa=${profileId}`);
+      partnerUserId = String((JSON.parse(await previewPage.getByTestId("preview-api").innerText()) as DataBody).dados.usuario![0]!.registro.id);
+      await previewPage.close();
+      expect(partnerUserId).not.toBe(profileId);
+    }
+    const response = await page.request.get(`/manager/v1/data/${school1}?${new URLSearchParams({ user_id: partnerUserId, only: "usuario" })}`, { headers: { "x-api-key": key } });
     expect(response.status()).toBe(200);
     return (await response.json()) as DataBody;
   };

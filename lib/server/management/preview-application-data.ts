@@ -8,6 +8,8 @@ import { recordFilter } from "@/lib/server/data-api/privacy";
 import { queryEvents } from "@/lib/server/data-api/query-events";
 import type { TDataEvent, TDataResponse } from "@/lib/server/data-api/read-data-page";
 import { formatInZone } from "@/lib/server/data-api/time-zone";
+import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
+import { rewritePersonRecord } from "@/lib/server/privacy/pairwise-records";
 import { ZIdSchema } from "@/lib/validations/management";
 import { requireInReach } from "./require-in-reach";
 import type { TManagerScope } from "./resolve-manager-scope";
@@ -56,12 +58,14 @@ export async function previewApplicationData(options: {
   const last = page.rows.at(-1);
   if (!last) return { status: "ok", configuracao, evento: null, original: null };
   const original = JSON.parse(last.record) as Record<string, unknown>;
+  // The application's pairwise ids, as in its Data API pages.
+  const ids = await pairwiseIds({ kind: "application", id: applicationId });
   const evento: TDataEvent = {
-    id: last.id,
+    id: ids.toPartner(last.id),
     evento: last.kind,
     ocorridoEm: formatInZone(last.occurredAtMs, env().HUB_TIME_ZONE),
     // A shallow copy is enough: a record is flat, and the filter only removes or replaces members.
-    registro: recordFilter(configuration, applicationId)({ ...original }),
+    registro: rewritePersonRecord(ids, recordFilter(configuration, applicationId)({ ...original })),
   };
   return { status: "ok", configuracao, evento, original };
 }
