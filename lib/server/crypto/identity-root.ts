@@ -4,9 +4,12 @@
 // ring (secret-box), and re-sealed when the secret rotates (reseal-secrets.ts).
 //   - "pairwise": 32 random bytes, created when a partner first needs an identifier.
 //   - "pseudonym": the hub secret in use when pseudonyms were first needed, so the pseudonyms
-//     partners received before the root existed (HMAC under HUB_SECRET) stay the same.
+//     partners received before the root existed (HMAC under HUB_SECRET) stay the same. If the
+//     secret was rotated before the root existed, that is the secret just replaced: the first
+//     of HUB_PREVIOUS_SECRETS (most recent first, docs/security.md).
 import { randomBytes } from "node:crypto";
 import { database, type Database } from "@/lib/db";
+import { env } from "@/lib/env";
 import { hubSecret } from "./hub-secret";
 import { decryptSecret, encryptSecret } from "./secret-box";
 
@@ -19,7 +22,8 @@ const loaded = new WeakMap<Database, Map<TIdentityRootName, Buffer>>();
 const loading = new WeakMap<Database, Map<TIdentityRootName, Promise<Buffer>>>();
 
 function initialValue(name: TIdentityRootName): Buffer {
-  return name === "pairwise" ? randomBytes(32) : Buffer.from(hubSecret(), "utf8");
+  if (name === "pairwise") return randomBytes(32);
+  return Buffer.from(env().HUB_PREVIOUS_SECRETS[0] ?? hubSecret(), "utf8");
 }
 
 async function loadOrCreate(target: Database, name: TIdentityRootName): Promise<Buffer> {
@@ -60,7 +64,21 @@ export function identityRoot(name: TIdentityRootName): Promise<Buffer> {
   return promise;
 }
 
+/**
+ * Reads every root (creating the missing ones). Channels that apply sharing rules call it before
+ * their synchronous filters (pseudonyms), and the server calls it on start (instrumentation.ts).
+ */
+export async function loadIdentityRoots(): Promise<void> {
+  await Promise.all([identityRoot("pairwise"), identityRoot("pseudonym")]);
+}
+
 /** The root `name` if this process has already read it (synchronous code paths), else undefined. */
 export function loadedIdentityRoot(name: TIdentityRootName): Buffer | undefined {
   return loaded.get(database())?.get(name);
+}
+
+/** Forgets what this process read, as a restart would (tests of the secret's rotation). */
+export function forgetLoadedIdentityRoots(): void {
+  loaded.delete(database());
+  loading.delete(database());
 }

@@ -33,7 +33,7 @@ describe("signing keys", () => {
     expect((await getSigningKey({ now: at(60) })).kid).toBe(key.kid);
     const rows = await db().signingKey.findMany();
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.privateJwkEnc).toMatch(/^v1\./);
+    expect(rows[0]!.privateJwkEnc).toMatch(/^v2\./);
     expect(rows[0]!.privateJwkEnc).not.toContain(String(key.privateJwk.d));
     expect(JSON.stringify(rows[0]!.publicJwk)).not.toContain('"d"');
   });

@@ -6,7 +6,7 @@
 // sign-in, tokens, user info) or the LTI tool (launch): an edtech's tool and its application are
 // two partners.
 import { createHmac } from "node:crypto";
-import { identityRoot } from "@/lib/server/crypto/identity-root";
+import { identityRoot, loadIdentityRoots } from "@/lib/server/crypto/identity-root";
 import { isUuidText, UuidPermutation } from "@/lib/server/crypto/uuid-permutation";
 
 export type TPartnerRef = { kind: "application" | "tool"; id: string };
@@ -45,6 +45,8 @@ function permutationFor(root: Buffer, partner: TPartnerRef): UuidPermutation {
 
 /** The translator between global ids and `partner`'s ids. */
 export async function pairwiseIds(partner: TPartnerRef): Promise<TPairwiseIds> {
+  // A channel that shows ids also applies sharing rules: the pseudonym root is loaded with these.
+  await loadIdentityRoots();
   const permutation = permutationFor(await identityRoot("pairwise"), partner);
   return {
     partner,
