@@ -8,8 +8,8 @@ import os from "node:os";
 import { parseArgs } from "node:util";
 import { gunzipSync } from "node:zlib";
 import pg from "pg";
-import { buildEventPageQuery } from "@/lib/server/data-api/query-events";
-import { ENTITY_NAMES, EVENT_KINDS } from "@/lib/validations/data-api";
+import { buildEventPageQuery, type TFeedView } from "@/lib/server/data-api/query-events";
+import { ENTITY_NAMES, EVENT_KINDS, type TPersonalAttribute } from "@/lib/validations/data-api";
 import { loadNetwork } from "./load-network";
 
 const { values } = parseArgs({
@@ -99,6 +99,14 @@ async function main() {
             (SELECT count(*) FROM "Profile" WHERE "institutionId" = ANY($1::uuid[]) AND role = 'aluno') AS students`, [network.schools],
   );
   const institutionIds = [network.id, ...network.schools];
+  // The SQL column runs the endpoint's own statement, so it applies demo-app's view of the log as
+  // the endpoint does (docs/decisions/016): its grant at the network (no school has a row of its
+  // own) and the attributes it receives.
+  const { rows: [grant] } = await pool.query<{ grantedTxid: string; allowed: TPersonalAttribute[] }>(
+    `SELECT x."grantedTxid"::text AS "grantedTxid", x."allowedAttributes" AS allowed FROM "ApplicationAccess" x JOIN "OAuthApplication" a ON a.id = x."applicationId"
+      WHERE a."clientId" = 'demo-app' AND x."institutionId" = $1`, [network.id],
+  );
+  const view: TFeedView = { grantedTxid: Object.fromEntries(institutionIds.map((id) => [id, grant!.grantedTxid])), visible: () => grant!.allowed };
   const scenarios = [
     { name: "no filter", query: "", filters: {} },
     { name: "only=turmaAluno", query: "only=turmaAluno", filters: { entities: ["turmaAluno" as const] } },
@@ -127,7 +135,7 @@ async function main() {
     const { dados } = JSON.parse(check.body.toString()) as { dados: Record<string, unknown[]> };
     const eventsInPage = Object.values(dados).reduce((n, list) => n + list.length, 0);
     const { sql, params } = buildEventPageQuery({
-      filters: { institutionIds, entities: [...ENTITY_NAMES], kinds: [...EVENT_KINDS], ...s.filters },
+      filters: { institutionIds, entities: [...ENTITY_NAMES], kinds: [...EVENT_KINDS], ...s.filters, view },
       limit: 1000,
     });
     const r = await measure({

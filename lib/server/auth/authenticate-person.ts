@@ -1,5 +1,7 @@
+import { createHmac } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { db } from "@/lib/db";
+import { hubSecret } from "@/lib/server/crypto/hub-secret";
 import { hashPassword, verifyPassword } from "@/lib/server/crypto/password";
 import { clearThrottle, readThrottle, recordFailure, THROTTLE } from "./throttle";
 
@@ -19,12 +21,21 @@ function normalizeLogin(login: string): { email?: string; cpf?: string } {
 }
 
 /**
+ * The throttle counts failures per login without storing the login (an e-mail or CPF: personal
+ * data that would outlive the person's deletion): a keyed hash of it, which a CPF's small space
+ * cannot be searched for without the hub secret.
+ */
+function loginKey(login: string): string {
+  return createHmac("sha256", hubSecret()).update(`hub/throttle/login/v1\0${login}`, "utf8").digest("base64url");
+}
+
+/**
  * Checks a login (e-mail or CPF) and password. Failures are counted per login and per client
  * address: each failure slows the next answer, and too many lock the key for a while.
  */
 export async function authenticatePerson({ login, password, ip }: { login: string; password: string; ip: string }): Promise<AuthenticationResult> {
   const where = normalizeLogin(login);
-  const keys = { login: `signin:login:${where.email ?? where.cpf}`, ip: `signin:ip:${ip}` };
+  const keys = { login: `signin:login:${loginKey(where.email ?? where.cpf ?? "")}`, ip: `signin:ip:${ip}` };
   const [byLogin, byIp] = await Promise.all([readThrottle(keys.login), readThrottle(keys.ip)]);
   if (byLogin.lockedUntil || byIp.lockedUntil) return { ok: false, reason: "too_many_attempts" };
   const failures = Math.max(byLogin.failures, byIp.failures);

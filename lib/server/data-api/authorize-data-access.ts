@@ -14,6 +14,7 @@ import { verifyApiKey, type TVerifiedApiKey } from "@/lib/server/api-keys/verify
 import { ZOrgIdSchema } from "@/lib/validations/data-api";
 import { logDataAccess, type TDataAccessLogEntry } from "./log-data-access";
 import { combineAccessSettings, type TAccessSettings, type TAttributeConfiguration } from "./privacy";
+import type { TFeedView } from "./query-events";
 
 export interface TInstitutionNode {
   id: string;
@@ -29,6 +30,8 @@ export interface TDataAccessGrant {
   subtree: TInstitutionNode[];
   /** The attribute rules that hold for every institution of the subtree. */
   configuration: TAttributeConfiguration;
+  /** Which events of the log the application is shown (query-events.ts, TFeedView). */
+  view: TFeedView;
 }
 
 interface TreeRow {
@@ -41,6 +44,7 @@ interface TreeRow {
   linked: boolean;
   allowedAttributes: string[] | null;
   anonymizedAttributes: string[] | null;
+  grantedTxid: string | null;
 }
 
 // A cycle cannot be created through the services, but a bound keeps a bad row from looping.
@@ -62,11 +66,11 @@ WITH RECURSIVE up AS (
 )
 SELECT 'up' AS rel, t.id, t.name, t.kind::text AS kind, t."parentId", t.depth,
        EXISTS (SELECT 1 FROM "EdtechLink" l WHERE l."institutionId" = t.id AND l."edtechId" = $2::uuid) AS linked,
-       a."allowedAttributes", a."anonymizedAttributes"
+       a."allowedAttributes", a."anonymizedAttributes", a."grantedTxid"::text AS "grantedTxid"
   FROM up t LEFT JOIN "ApplicationAccess" a ON a."institutionId" = t.id AND a."applicationId" = $3::uuid
 UNION ALL
 SELECT 'down', t.id, t.name, t.kind::text, t."parentId", t.depth, false,
-       a."allowedAttributes", a."anonymizedAttributes"
+       a."allowedAttributes", a."anonymizedAttributes", a."grantedTxid"::text
   FROM down t LEFT JOIN "ApplicationAccess" a ON a."institutionId" = t.id AND a."applicationId" = $3::uuid
  WHERE t.depth > 0
 ORDER BY 1 DESC, 6, 3`;
@@ -88,7 +92,23 @@ export type TDataAccessResolution =
   | { status: "not_found" }
   | { status: "no_contract"; institution: TInstitutionNode }
   | { status: "not_enabled"; institution: TInstitutionNode }
-  | { status: "ok"; institution: TInstitutionNode; subtree: TInstitutionNode[]; configuration: TAttributeConfiguration };
+  | { status: "ok"; institution: TInstitutionNode; subtree: TInstitutionNode[]; configuration: TAttributeConfiguration; view: TFeedView };
+
+const earlier = (a: string | null, b: string | null): string | null => (a === null ? b : b === null || BigInt(a) <= BigInt(b) ? a : b);
+
+/**
+ * Where the application's access to each institution of the subtree began: the earliest grant
+ * among the access rows of the institution and its ancestors (any of them opens its data to the
+ * application). For a network read each school's events are thus cut at that school's own start,
+ * the same as when the school is read on its own (docs/decisions/016).
+ */
+function grantedTxids(up: TreeRow[], descendants: TreeRow[]): Record<string, string> {
+  const fromAbove = up.reduce<string | null>((min, r) => earlier(min, r.grantedTxid), null) ?? "0";
+  const grants: Record<string, string> = { [up[0]!.id]: fromAbove };
+  // Parents come before their children (TREE_SQL orders by depth).
+  for (const d of descendants) grants[d.id] = earlier(grants[d.parentId!] ?? fromAbove, d.grantedTxid)!;
+  return grants;
+}
 
 /**
  * Steps 3–5 for an application, without a key: also what the manager's "what this application
@@ -105,7 +125,9 @@ export async function resolveDataAccess(options: { orgId: string; edtechId: stri
   if (!inherited) return { status: "not_enabled", institution };
   const descendants = rows.filter((r) => r.rel === "down");
   const own = descendants.map(settings).filter((s): s is TAccessSettings => s !== null);
-  return { status: "ok", institution, subtree: [institution, ...descendants.map(node)], configuration: combineAccessSettings([inherited, ...own]) };
+  const configuration = combineAccessSettings([inherited, ...own]);
+  const view: TFeedView = { grantedTxid: grantedTxids(up, descendants), visible: () => configuration.allowed };
+  return { status: "ok", institution, subtree: [institution, ...descendants.map(node)], configuration, view };
 }
 
 export async function authorizeDataAccess(options: {
@@ -124,5 +146,5 @@ export async function authorizeDataAccess(options: {
   };
   if (access.status === "no_contract") return refuse(new AppError("unauthorized", "Unauthorized"));
   if (access.status === "not_enabled") return refuse(new AppError("forbidden", "A aplicação não tem relação com esta instituição."));
-  return { key, institution: access.institution, subtree: access.subtree, configuration: access.configuration };
+  return { key, institution: access.institution, subtree: access.subtree, configuration: access.configuration, view: access.view };
 }

@@ -1,6 +1,6 @@
 import { database } from "@/lib/db";
 import type { TEntityName, TEventKind } from "@/lib/validations/data-api";
-import { eventConditions, type TEventFilters } from "./query-events";
+import { eventConditions, eventKindSql, type TEventFilters } from "./query-events";
 
 export type TCounts = Partial<Record<TEntityName, Partial<Record<TEventKind, number>>>>;
 
@@ -32,8 +32,10 @@ export async function countEventTree(options: {
   const { subtree, filters } = options;
   const params: unknown[] = [subtree.map((i) => i.id)];
   const where = ['e."institutionId" = ANY($1::uuid[])', ...eventConditions(filters, params)];
+  // The kind as the application's feed shows it (query-events.ts, eventKindSql).
+  const kind = (filters.view && eventKindSql(filters.view, (value) => `$${params.push(value)}`)) ?? "e.kind::text";
   const rows = await database().sql.query<{ institutionId: string; entity: TEntityName; kind: TEventKind; n: string }>(
-    `SELECT e."institutionId", e.entity::text AS entity, e.kind::text AS kind, count(*)::text AS n
+    `SELECT e."institutionId", e.entity::text AS entity, ${kind} AS kind, count(*)::text AS n
        FROM "ChangeEvent" e WHERE ${where.join(" AND ")} GROUP BY 1, 2, 3`,
     params,
   );

@@ -2,9 +2,29 @@
 // at the snapshot horizon so paging never skips an event whose transaction commits late
 // (docs/decisions/003-gap-free-paging.md).
 import { database } from "@/lib/db";
-import type { TEntityName, TEventKind } from "@/lib/validations/data-api";
-import { ENTITY_NAMES, EVENT_KINDS } from "@/lib/validations/data-api";
+import { Role } from "@/lib/generated/prisma/enums";
+import type { TEntityName, TEventKind, TPersonalAttribute } from "@/lib/validations/data-api";
+import { ENTITY_NAMES, EVENT_KINDS, PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
 import type { TCursorPosition } from "./cursor";
+
+/**
+ * What one application is shown of the event log: its history under today's rules
+ * (docs/decisions/016-history-under-todays-rules.md). The list, the summary and the /gestao
+ * preview apply the same view through eventConditions, so they count and show the same events.
+ */
+export interface TFeedView {
+  /**
+   * Per institution of the read (every one of the subtree): the horizon at which the application's
+   * access to it began (ApplicationAccess.grantedTxid); "0" for the whole history.
+   */
+  grantedTxid: Record<string, string>;
+  /**
+   * The personal attributes the application receives (plain or pseudonymized) in a `usuario`
+   * record whose `perfil` is `role`. An update that changed only other personal attributes is not
+   * delivered; a change of a non-personal field always is.
+   */
+  visible: (role: Role) => readonly TPersonalAttribute[];
+}
 
 export interface TEventFilters {
   /** Institutions whose events are read (the org and its descendants). */
@@ -18,6 +38,8 @@ export interface TEventFilters {
   from?: Date;
   /** occurredAt < until */
   until?: Date;
+  /** The application's view; omitted for the hub's own readers (every event). */
+  view?: TFeedView;
 }
 
 export interface TEventRow {
@@ -46,8 +68,20 @@ export interface TEventPage {
 
 // The record stays JSON text and the time a number: a page's rows are spliced into the response
 // (read-data-page.ts), and parsing 1,000 jsonb values and timestamps is most of a page's CPU.
-const COLUMNS = `e.id, e.entity::text AS entity, e.kind::text AS kind, e.record::text AS record,
+const columns = (kind: string) => `e.id, e.entity::text AS entity, ${kind} AS kind, e.record, e."recordId",
   (extract(epoch FROM e."occurredAt") * 1000)::float8 AS "occurredAtMs", e.txid, e.seq`;
+
+/**
+ * A `usuario` record as served: the stored non-personal fields plus the person's CURRENT values,
+ * joined when the page is read (lib/server/school-data/snapshots.ts). A deleted profile or
+ * person adds nothing, and a superseded value is never served. jsonb's `||` writes the keys in
+ * jsonb's order and layout, so the privacy filter's text path still applies (privacy.ts). Joined
+ * after the page is cut: one index lookup per usuario event of the page.
+ */
+const RECORD_SQL = `CASE WHEN pe.id IS NULL THEN u.record::text ELSE (u.record || jsonb_build_object(
+    'nome_usuario', pe.name, 'idade', to_char(pe."birthDate", 'YYYY-MM-DD'), 'cpf', pe.cpf,
+    'email_usuario', pe.email, 'telefone', pe.phone))::text END`;
+const PERSON_JOIN = `LEFT JOIN "Profile" pr ON u.entity = 'usuario' AND pr.id = u."recordId" LEFT JOIN "Person" pe ON pe.id = pr."personId"`;
 
 /**
  * The horizon: the oldest transaction of this database still running when the statement's
@@ -55,15 +89,11 @@ const COLUMNS = `e.id, e.entity::text AS entity, e.kind::text AS kind, e.record:
  * cluster-wide, so a write left open in another database of the server would hold the feed back;
  * a running xid is set aside only when pg_stat_activity shows it belongs to another database (a
  * transaction never changes database, and an xid it cannot place counts as ours), which keeps the
- * guarantee of docs/decisions/003-gap-free-paging.md. backend_xid is the 32-bit form of the xid8.
+ * guarantee of docs/decisions/003-gap-free-paging.md. It is a database function
+ * (prisma/migrations/20261126100000_history_under_todays_rules) because ApplicationAccess's
+ * grantedTxid takes the same value as its default.
  */
-export const HORIZON_SQL = `SELECT COALESCE(
-    (SELECT min(x) FROM pg_snapshot_xip(s.snap) x
-      WHERE x::text::bigint % 4294967296 NOT IN (
-        SELECT a.backend_xid::text::bigint FROM pg_stat_get_activity(NULL) a
-        WHERE a.backend_xid IS NOT NULL AND a.datid <> (SELECT oid FROM pg_database WHERE datname = current_database()))),
-    pg_snapshot_xmax(s.snap))::text::bigint AS xmin
-  FROM (SELECT pg_current_snapshot() AS snap) s`;
+export const HORIZON_SQL = `SELECT "hub_feed_horizon"() AS xmin`;
 
 /** The WHERE conditions shared by the list and the summary (parameters appended to `params`). */
 export function eventConditions(filters: Omit<TEventFilters, "institutionIds">, params: unknown[]): string[] {
@@ -76,7 +106,9 @@ export function eventConditions(filters: Omit<TEventFilters, "institutionIds">, 
     where.push(entities.length === 1 ? `e.entity = ${p(entities[0])}::"EntityName"` : `e.entity = ANY(${p(entities)}::text[]::"EntityName"[])`);
   }
   if (kinds && kinds.length < EVENT_KINDS.length) {
-    where.push(kinds.length === 1 ? `e.kind = ${p(kinds[0])}::"ChangeKind"` : `e.kind = ANY(${p(kinds)}::text[]::"ChangeKind"[])`);
+    const kind = filters.view ? eventKindSql(filters.view, p) : null;
+    if (kind) where.push(`${kind} = ANY(${p(kinds)}::text[])`);
+    else where.push(kinds.length === 1 ? `e.kind = ${p(kinds[0])}::"ChangeKind"` : `e.kind = ANY(${p(kinds)}::text[]::"ChangeKind"[])`);
   }
   if (filters.userId) where.push(`e."profileIds" @> ARRAY[${p(filters.userId)}]::text[]`);
   // Entities with a term (periodo, turma, turmaAluno, disciplinaProfessor) are narrowed to it; the
@@ -84,6 +116,55 @@ export function eventConditions(filters: Omit<TEventFilters, "institutionIds">, 
   if (filters.periodCode) where.push(`(e."periodCode" = ${p(filters.periodCode)} OR e."periodCode" IS NULL)`);
   if (filters.from) where.push(`e."occurredAt" >= ${p(filters.from.toISOString())}::timestamptz`);
   if (filters.until) where.push(`e."occurredAt" < ${p(filters.until.toISOString())}::timestamptz`);
+  if (filters.view) where.push(...feedViewConditions(filters.view, p));
+  return where;
+}
+
+const ROLES = Object.values(Role);
+
+/** The row's grant (TFeedView.grantedTxid) as SQL, or null when the whole history is shown. */
+function grantSql(view: TFeedView, p: (value: unknown) => string): string | null {
+  const ids = Object.keys(view.grantedTxid);
+  const txids = ids.map((id) => view.grantedTxid[id]!);
+  const distinct = new Set(txids);
+  if (distinct.size === 0 || (distinct.size === 1 && distinct.has("0"))) return null;
+  return distinct.size === 1 ? `${p(txids[0])}::bigint` : `(${p(txids)}::bigint[])[array_position(${p(ids)}::uuid[], e."institutionId")]`;
+}
+
+/**
+ * The kind an event has in an application's feed (text), or null when it is the stored one. An
+ * update from before the grant is the record's current state, and the application has never seen
+ * the record: it is an insert for it. The list, the `event` filter and the summary's counts all
+ * read this, so they agree.
+ */
+export function eventKindSql(view: TFeedView, p: (value: unknown) => string): string | null {
+  const grant = grantSql(view, p);
+  return grant ? `(CASE WHEN e.kind = 'update' AND e.txid < ${grant} THEN 'insert' ELSE e.kind::text END)` : null;
+}
+
+/**
+ * The one place that decides which events an application is shown (docs/decisions/016):
+ * - history: an event before the application's access began is shown only if it was still the
+ *   record's latest then (not superseded before the grant) and is not a delete, so the feed starts
+ *   with the current state; every event from the grant on is shown. Both facts are fixed when the
+ *   grant is made (the grant is a horizon: every transaction below it had ended), so the choice
+ *   never changes under a paging client.
+ * - visibility: an update is shown only if it changed something the application receives for
+ *   the record's role (a non-personal field always counts). `changed` empty: not an update, or
+ *   written before the column existed: shown.
+ */
+function feedViewConditions(view: TFeedView, p: (value: unknown) => string): string[] {
+  const where: string[] = [];
+  const grant = grantSql(view, p);
+  if (grant) where.push(`(e.txid >= ${grant} OR (e.kind <> 'delete' AND (e."supersededTxid" IS NULL OR e."supersededTxid" >= ${grant})))`);
+  const hidden = ROLES.map((role) => PERSONAL_ATTRIBUTES.filter((a) => !view.visible(role).includes(a)));
+  if (hidden.some((h) => h.length > 0)) {
+    const same = hidden.every((h) => h.join() === hidden[0]!.join());
+    const hiddenSql = same
+      ? `${p(hidden[0])}::text[]`
+      : `(CASE e.record->>'perfil' ${ROLES.map((role, i) => `WHEN '${role}' THEN ${p(hidden[i])}::text[]`).join(" ")} ELSE ${p(PERSONAL_ATTRIBUTES)}::text[] END)`;
+    where.push(`(cardinality(e.changed) = 0 OR NOT (e.changed <@ ${hiddenSql}))`);
+  }
   return where;
 }
 
@@ -122,6 +203,7 @@ export function buildEventPageQuery(options: { filters: TEventFilters; after?: T
   where.push(`e.txid < (SELECT xmin FROM h)`);
   const take = p(limit + 1);
   const ids = filters.institutionIds;
+  const COLUMNS = columns((filters.view && eventKindSql(filters.view, p)) ?? "e.kind::text");
   const branch = (institution: string) =>
     `(SELECT ${COLUMNS} FROM "ChangeEvent" e WHERE ${[institution, ...where].join(" AND ")} ORDER BY e.txid, e.seq LIMIT ${take})`;
 
@@ -137,8 +219,9 @@ export function buildEventPageQuery(options: { filters: TEventFilters; after?: T
   }
   // LEFT JOIN: the horizon comes back even when the page is empty.
   const sql = `WITH h AS MATERIALIZED (${horizonSql})
-    SELECT h.xmin::text AS horizon, u.id, u.entity, u.kind, u.record, u."occurredAtMs", u.txid::text AS txid, u.seq::text AS seq
+    SELECT h.xmin::text AS horizon, u.id, u.entity, u.kind, ${RECORD_SQL} AS record, u."occurredAtMs", u.txid::text AS txid, u.seq::text AS seq
     FROM h LEFT JOIN (SELECT * FROM (${page}) b ORDER BY b.txid, b.seq LIMIT ${take}) u ON true
+    ${PERSON_JOIN}
     ORDER BY u.txid, u.seq`;
   return { sql, params };
 }

@@ -73,7 +73,7 @@ async function prepareRead(options: TReadOptions) {
     log: { ...log, attributes },
     timeZone,
     entities,
-    filters: { ...toEventFilters(query, timeZone), institutionIds: grant.subtree.map((i) => i.id), entities, kinds: requestedKinds(query) },
+    filters: { ...toEventFilters(query, timeZone), institutionIds: grant.subtree.map((i) => i.id), entities, kinds: requestedKinds(query), view: grant.view },
     configuracao: {
       conjuntoDadosUsuario: { atributosPermitidos: grant.configuration.allowed, atributosAnonimizados: grant.configuration.anonymized },
     } satisfies TDataResponse["configuracao"],

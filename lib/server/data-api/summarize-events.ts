@@ -45,7 +45,8 @@ export async function summarizeEvents(options: {
 
   const { tree, eventCount } = await countEventTree({
     subtree: grant.subtree,
-    filters: { ...toEventFilters(query, env().HUB_TIME_ZONE), entities, kinds },
+    // The application's view, as the data endpoint applies it: the counts are of what it is sent.
+    filters: { ...toEventFilters(query, env().HUB_TIME_ZONE), entities, kinds, view: grant.view },
   });
   logDataAccess({ ...log, status: 200, eventCount });
   return tree;

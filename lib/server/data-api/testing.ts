@@ -32,13 +32,26 @@ export async function linkEdtech(institutionId: string, edtechId: string): Promi
   await db().edtechLink.create({ data: { institutionId, edtechId } });
 }
 
+/**
+ * An access row. Fixtures write their school data first and grant afterwards, yet check the
+ * whole history: by default the row reads as one that predates the data (`since: "start"`,
+ * grantedTxid 0, as every row created before the column existed). `since: "now"` is a grant
+ * as /gestao makes one: its feed starts at the current state (docs/decisions/016).
+ */
 export async function grantAccess(
   institutionId: string,
   applicationId: string,
   rules: { allowed: TPersonalAttribute[]; anonymized: TPersonalAttribute[] },
+  options: { since?: "start" | "now" } = {},
 ): Promise<void> {
   await db().applicationAccess.create({
-    data: { institutionId, applicationId, allowedAttributes: rules.allowed, anonymizedAttributes: rules.anonymized },
+    data: {
+      institutionId,
+      applicationId,
+      allowedAttributes: rules.allowed,
+      anonymizedAttributes: rules.anonymized,
+      ...(options.since === "now" ? {} : { grantedTxid: 0n }),
+    },
   });
 }
 

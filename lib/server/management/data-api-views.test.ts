@@ -114,6 +114,12 @@ describe("the summary dashboard", () => {
     const network = await resolveManagerScope({ personId: f.network.personId, profileId: f.network.profileId });
     await runSchoolDataCommand({ scope: network, command: { type: "createSubject", input: { institutionId: annex.id, name: "Artes" } } });
     await runSchoolDataCommand({ scope: network, command: { type: "updateClass", classId: f.school2.classId, changes: { name: "7º A renomeada" } } });
+    // The dashboard counts the whole log; a partner sees the same events when it receives every
+    // attribute and its access predates the data (docs/decisions/016): hidden-only updates and
+    // history before a grant are what would set the two apart.
+    const everything = await createPartner("Vê Tudo");
+    await linkEdtech(f.networkId, everything.edtechId);
+    await grantAccess(f.networkId, everything.applicationId, { allowed: ["nome_usuario", "idade", "cpf", "email_usuario", "telefone"], anonymized: [] });
     const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(new Date());
     const cases: [Record<string, string | string[]>, Record<string, string>][] = [
       [{}, {}],
@@ -123,7 +129,7 @@ describe("the summary dashboard", () => {
     ];
     for (const [filters, query] of cases) {
       const mine = await summarizeInstitution({ scope: network, institutionId: f.networkId, filters });
-      const api = await summarizeEvents({ apiKey: app.key, orgId: f.networkId, searchParams: new URLSearchParams(query) });
+      const api = await summarizeEvents({ apiKey: everything.key, orgId: f.networkId, searchParams: new URLSearchParams(query) });
       expect(mine.tree).toEqual(api);
     }
     const all = await summarizeInstitution({ scope: network, institutionId: f.networkId, filters: {} });
@@ -149,7 +155,7 @@ describe("the access log", () => {
     const network = await listDataAccessLogs({ scope: f.network, institutionId: f.networkId, page: 1, pageSize: 100 });
     expect(network.total).toBeGreaterThan(5);
     expect(network.items[0]!.at >= network.items.at(-1)!.at).toBe(true);
-    expect(new Set(network.items.map((r) => r.partner.name))).toEqual(new Set(["Leitora app", "Outra Leitora app"]));
+    expect(new Set(network.items.map((r) => r.partner.name))).toEqual(new Set(["Leitora app", "Outra Leitora app", "Vê Tudo app"]));
     const school = await listDataAccessLogs({ scope: f.manager1, institutionId: f.school1.id, applicationId: other.applicationId, page: 1 });
     expect(school.items.every((r) => r.institutionId === f.school1.id && r.partner.id === other.applicationId)).toBe(true);
     expect(school.items[0]).toMatchObject({ channel: "data_api", status: 200, filters: { user_id: await partnerIdOf(applicationPartner(other.applicationId), f.school1.studentId), only: "usuario" } });

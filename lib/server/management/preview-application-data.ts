@@ -21,7 +21,7 @@ export type TApplicationPreview =
       configuracao: TDataResponse["configuracao"];
       /** The record as the Data API returns it (null when the institution has no user yet). */
       evento: TDataEvent | null;
-      /** The same record as stored in the hub, for the side-by-side view. */
+      /** The same record with the person's current values unfiltered, for the side-by-side view. */
       original: Record<string, unknown> | null;
     };
 
@@ -54,7 +54,8 @@ export async function previewApplicationData(options: {
     : (await db().changeEvent.findFirst({ where: { institutionId: { in: subtree }, entity: "usuario" }, orderBy: { seq: "desc" }, select: { recordId: true } }))?.recordId;
   if (!profileId) return { status: "ok", configuracao, evento: null, original: null };
   // A person's usuario events are few: read them all in the Data API's order and keep the last.
-  const page = await queryEvents({ filters: { institutionIds: subtree, entities: ["usuario"], userId: profileId }, limit: 1000 });
+  // Under the application's view (query-events.ts, TFeedView): the event its feed ends with.
+  const page = await queryEvents({ filters: { institutionIds: subtree, entities: ["usuario"], userId: profileId, view: access.view }, limit: 1000 });
   const last = page.rows.at(-1);
   if (!last) return { status: "ok", configuracao, evento: null, original: null };
   const original = JSON.parse(last.record) as Record<string, unknown>;

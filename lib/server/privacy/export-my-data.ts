@@ -4,7 +4,6 @@
 // classmates. Never the password hash.
 import { db } from "@/lib/db";
 import { personAttributes } from "@/lib/server/school-data/snapshots";
-import { PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
 import { describeSharing } from "./get-my-data";
 
 /** Bounds for the lists that grow with time (reads, sign-ins, history). */
@@ -60,10 +59,11 @@ export async function exportMyData(options: { personId: string; now?: Date }) {
       orderBy: { createdAt: "desc" },
       take: MAX_ROWS,
     }),
-    // Her own records in the Data API's log: the values partners were sent over time.
+    // Her own records in the Data API's log: when each changed and which attributes. The log keeps
+    // no values (partners are sent the current ones, docs/decisions/016).
     db().changeEvent.findMany({
       where: { entity: "usuario", recordId: { in: profileIds } },
-      select: { kind: true, occurredAt: true, recordId: true, record: true, institution: { select: { name: true } } },
+      select: { kind: true, occurredAt: true, recordId: true, record: true, changed: true, institution: { select: { name: true } } },
       orderBy: { seq: "desc" },
       take: MAX_ROWS,
     }),
@@ -125,8 +125,7 @@ export async function exportMyData(options: { personId: string; now?: Date }) {
     })),
     historicoDeCadastro: history.map((e) => {
       const record = (e.record ?? {}) as Record<string, unknown>;
-      const personal = Object.fromEntries(PERSONAL_ATTRIBUTES.filter((k) => k in record).map((k) => [k, record[k]]));
-      return { evento: e.kind, em: e.occurredAt.toISOString(), perfilId: e.recordId, instituicao: e.institution.name, registro: { perfil: record.perfil ?? null, ...personal } };
+      return { evento: e.kind, em: e.occurredAt.toISOString(), perfilId: e.recordId, instituicao: e.institution.name, perfil: record.perfil ?? null, atributosAlterados: e.changed };
     }),
   };
 }

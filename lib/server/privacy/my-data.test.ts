@@ -189,7 +189,7 @@ describe("exportMyData", () => {
     expect(data!.vinculosFamiliares).toEqual([expect.objectContaining({ relacao: "responsável por um(a) aluno(a)", parentesco: "mãe" })]);
     expect(data!.compartilhamento[0]!.parceiros.map((p) => p.nome)).toEqual(["Leitor", "Lousa"]);
     expect(data!.acessos.map((a) => a.canal)).toContain("user_info");
-    expect(data!.historicoDeCadastro).toEqual([expect.objectContaining({ evento: "insert", registro: expect.objectContaining({ nome_usuario: GUARDIAN.name }) })]);
+    expect(data!.historicoDeCadastro).toEqual([expect.objectContaining({ evento: "insert", perfil: "responsavel", atributosAlterados: [] })]);
 
     const text = JSON.stringify(data);
     for (const value of [CHILD.name, "Lucas", CHILD.email, CHILD.cpf, CHILD.phone, CHILD.birthDate, w.childProfile.id]) expect(text).not.toContain(value);

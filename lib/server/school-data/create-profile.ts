@@ -14,7 +14,7 @@ export async function createProfile(input: TProfileInput, options: WriteOptions 
       institutionId: profile.institutionId,
       entity: "usuario",
       kind: "insert",
-      record: usuarioRecord(profile, person),
+      record: usuarioRecord(profile),
       profileIds: [profile.id],
     });
     return profile;

@@ -6,7 +6,7 @@ import { usuarioRecord } from "./snapshots";
 /** Removes a profile and, first, every link it is part of (each with its own delete event). */
 export async function deleteProfile({ profileId }: { profileId: string }, options: WriteOptions = {}): Promise<void> {
   await inTransaction(options, "Perfil", async (tx) => {
-    const profile = await tx.profile.findUnique({ where: { id: profileId }, include: { person: true } });
+    const profile = await tx.profile.findUnique({ where: { id: profileId } });
     if (!profile) throw new AppError("not_found", "Perfil não encontrado.");
     await removeEnrollments(tx, { studentId: profileId });
     await removeTeachings(tx, { teacherId: profileId });
@@ -14,13 +14,12 @@ export async function deleteProfile({ profileId }: { profileId: string }, option
     // Protocol state (codes, tokens) of the profile goes with it; it is not school data.
     await tx.accessToken.deleteMany({ where: { profileId } });
     await tx.authorizationCode.deleteMany({ where: { profileId } });
-    const { person, ...row } = profile;
     await tx.profile.delete({ where: { id: profileId } });
     await recordChange(tx, {
-      institutionId: row.institutionId,
+      institutionId: profile.institutionId,
       entity: "usuario",
       kind: "delete",
-      record: usuarioRecord(row, person),
+      record: usuarioRecord(profile),
       profileIds: [profileId],
     });
   });

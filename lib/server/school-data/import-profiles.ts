@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Person, Profile } from "@/lib/generated/prisma/client";
 import { ZPersonInputSchema, ZRoleSchema } from "@/lib/validations/school-data";
-import { changeEventData, inTransaction, type ChangeInput, type WriteOptions } from "./record-change";
+import { inTransaction, recordChanges, type ChangeInput, type WriteOptions } from "./record-change";
 import { usuarioRecord } from "./snapshots";
 
 const ZImportProfilesSchema = z.object({
@@ -34,11 +34,11 @@ export async function importProfiles(input: z.input<typeof ZImportProfilesSchema
       const profile: Profile = { id: randomUUID(), personId: person.id, institutionId, role, createdAt: now, updatedAt: now };
       persons.push(person);
       profiles.push(profile);
-      events.push({ institutionId, entity: "usuario", kind: "insert", record: usuarioRecord(profile, person), profileIds: [profile.id] });
+      events.push({ institutionId, entity: "usuario", kind: "insert", record: usuarioRecord(profile), profileIds: [profile.id] });
     }
     await tx.person.createMany({ data: persons });
     await tx.profile.createMany({ data: profiles });
-    await tx.changeEvent.createMany({ data: events.map(changeEventData) });
+    await recordChanges(tx, events);
     return { profileIds: profiles.map((p) => p.id) };
   });
 }

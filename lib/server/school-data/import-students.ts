@@ -3,7 +3,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import type { ClassStudent, Person, Profile } from "@/lib/generated/prisma/client";
 import { ZPersonInputSchema } from "@/lib/validations/school-data";
-import { changeEventData, inTransaction, type ChangeInput, type WriteOptions } from "./record-change";
+import { inTransaction, recordChanges, type ChangeInput, type WriteOptions } from "./record-change";
 import { turmaAlunoRecord, usuarioRecord } from "./snapshots";
 
 const ZImportStudentsSchema = z.object({
@@ -45,14 +45,14 @@ export async function importStudents(input: z.input<typeof ZImportStudentsSchema
       profiles.push(profile);
       enrollments.push(enrollment);
       events.push(
-        { institutionId, entity: "usuario", kind: "insert", record: usuarioRecord(profile, person), profileIds: [profile.id] },
+        { institutionId, entity: "usuario", kind: "insert", record: usuarioRecord(profile), profileIds: [profile.id] },
         { institutionId, entity: "turmaAluno", kind: "insert", record: turmaAlunoRecord(enrollment, periodCode), profileIds: [profile.id], periodCode },
       );
     }
     await tx.person.createMany({ data: persons });
     await tx.profile.createMany({ data: profiles });
     await tx.classStudent.createMany({ data: enrollments });
-    await tx.changeEvent.createMany({ data: events.map(changeEventData) });
+    await recordChanges(tx, events);
     return { profileIds: profiles.map((p) => p.id) };
   });
 }

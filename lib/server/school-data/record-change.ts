@@ -22,9 +22,12 @@ export interface ChangeInput {
   institutionId: string;
   entity: EntityName;
   kind: ChangeKind;
+  /** The record's non-personal fields (snapshots.ts): the log never stores a personal value. */
   record: { id: string } & Record<string, unknown>;
   profileIds?: string[];
   periodCode?: string | null;
+  /** For an update: the fields it changed (personal attribute names included). */
+  changed?: string[];
 }
 
 /**
@@ -32,11 +35,29 @@ export interface ChangeInput {
  * write, so the row and its event commit or roll back together. Nothing else writes events.
  */
 export async function recordChange(tx: Tx, change: ChangeInput): Promise<void> {
-  await tx.changeEvent.create({ data: changeEventData(change) });
+  await recordChanges(tx, [change]);
 }
 
-/** The row for one event; batched writers pass these to createMany in the same transaction. */
-export function changeEventData(change: ChangeInput): Prisma.ChangeEventCreateManyInput {
+/**
+ * Appends several events in one statement (imports), then marks the events they supersede: each
+ * earlier event of the same record gets this transaction's id in `supersededTxid`, so a feed
+ * that starts later can skip what was no longer current when it began (docs/decisions/016).
+ */
+export async function recordChanges(tx: Tx, changes: ChangeInput[]): Promise<void> {
+  if (changes.length === 0) return;
+  await tx.changeEvent.createMany({ data: changes.map(changeEventData) });
+  const recordIds = [...new Set(changes.map((c) => c.record.id))];
+  await tx.$executeRawUnsafe(SUPERSEDE_SQL, recordIds);
+}
+
+// An event is superseded once a later event (higher seq) of the same record exists. Only events
+// not yet marked are touched: the first superseding transaction is the one that counts.
+const SUPERSEDE_SQL = `UPDATE "ChangeEvent" e SET "supersededTxid" = pg_current_xact_id()::text::bigint
+  WHERE e."recordId" = ANY($1::uuid[]) AND e."supersededTxid" IS NULL
+    AND EXISTS (SELECT 1 FROM "ChangeEvent" l WHERE l."recordId" = e."recordId" AND l.entity = e.entity AND l.seq > e.seq)`;
+
+/** The row for one event. */
+function changeEventData(change: ChangeInput): Prisma.ChangeEventCreateManyInput {
   return {
     institutionId: change.institutionId,
     entity: change.entity,
@@ -45,5 +66,6 @@ export function changeEventData(change: ChangeInput): Prisma.ChangeEventCreateMa
     record: change.record as Prisma.InputJsonValue,
     profileIds: change.profileIds ?? [],
     periodCode: change.periodCode ?? null,
+    changed: change.changed ?? [],
   };
 }

@@ -41,18 +41,16 @@ beforeAll(async () => {
 });
 
 describe("each school-data write appends exactly one event with its entity, kind and snapshot", () => {
-  it("createProfile → usuario insert with the person's attributes", async () => {
+  it("createProfile → usuario insert with the non-personal fields only (the log keeps no personal value)", async () => {
     const person = await createPerson({ name: "Maria Lima", email: "Maria@T.br", cpf: "529.982.247-25", phone: "(11) 98888-7777", birthDate: "2012-03-04" });
     const { result: profile, events } = await eventsOf(() => createProfile({ personId: person.id, institutionId: schoolId, role: "aluno" }));
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ entity: "usuario", kind: "insert", institutionId: schoolId, recordId: profile.id, profileIds: [profile.id] });
-    expect(events[0]!.record).toEqual({
-      id: profile.id, pessoaId: person.id, instituicaoId: schoolId, perfil: "aluno",
-      nome_usuario: "Maria Lima", idade: "2012-03-04", cpf: "52998224725", email_usuario: "maria@t.br", telefone: "11988887777",
-    });
+    expect(events[0]!.record).toEqual({ id: profile.id, pessoaId: person.id, instituicaoId: schoolId, perfil: "aluno" });
+    expect(events[0]!.changed).toEqual([]);
   });
 
-  it("updatePerson → one usuario update per profile, none when only the password changes", async () => {
+  it("updatePerson → one usuario update per profile naming what changed (no value), none when only the password changes", async () => {
     const person = await createPerson({ name: "João Alves" });
     const p1 = await createProfile({ personId: person.id, institutionId: schoolId, role: "aluno" });
     const p2 = await createProfile({ personId: person.id, institutionId: otherSchoolId, role: "aluno" });
@@ -61,9 +59,24 @@ describe("each school-data write appends exactly one event with its entity, kind
       ["usuario", "update", p1.id, schoolId],
       ["usuario", "update", p2.id, otherSchoolId],
     ]);
-    expect((events[0]!.record as { telefone: string }).telefone).toBe("1133334444");
+    expect(events[0]!.record).toEqual({ id: p1.id, pessoaId: person.id, instituicaoId: schoolId, perfil: "aluno" });
+    expect(events.map((e) => e.changed)).toEqual([["telefone"], ["telefone"]]);
     const { events: none } = await eventsOf(() => updatePerson({ personId: person.id, changes: { password: "outra-senha-123" } }));
     expect(none).toHaveLength(0);
+  });
+
+  it("each event marks the earlier events of its record as superseded by its transaction", async () => {
+    const person = await createPerson({ name: "Lia Prado" });
+    const { result: profile, events: [insert] } = await eventsOf(() => createProfile({ personId: person.id, institutionId: schoolId, role: "aluno" }));
+    const { events: [update] } = await eventsOf(() => updatePerson({ personId: person.id, changes: { name: "Lia Prado Reis", phone: "11 2222-3333" } }));
+    expect(update!.changed).toEqual(["nome_usuario", "telefone"]);
+    await deleteProfile({ profileId: profile.id });
+    const rows = await t.db.prisma.changeEvent.findMany({ where: { recordId: profile.id }, orderBy: { seq: "asc" } });
+    expect(rows.map((r) => r.kind)).toEqual(["insert", "update", "delete"]);
+    expect(rows[0]!.id).toBe(insert!.id);
+    expect(rows[0]!.supersededTxid).toBe(rows[1]!.txid);
+    expect(rows[1]!.supersededTxid).toBe(rows[2]!.txid);
+    expect(rows[2]!.supersededTxid).toBeNull();
   });
 
   it("period, subject, class, enrollment, teaching and guardianship inserts", async () => {

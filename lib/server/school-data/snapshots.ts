@@ -1,6 +1,11 @@
 // The record each Data API event carries, per entity. Keys are the Data API's (Portuguese) field
 // names; personal attributes use the attribute names of `configuracao` so the privacy filter can
 // act on them by name.
+//
+// No record stored in the event log holds a personal value: a `usuario` record keeps only its
+// non-personal fields, and the Data API adds the person's CURRENT values when it reads
+// (query-events.ts, PERSONAL_VALUES_SQL). Deleting the person therefore leaves nothing behind,
+// and a superseded value (an old phone) is never served (docs/decisions/016).
 import type { Class, ClassStudent, GuardianStudent, Period, Person, Profile, Subject, SubjectTeacher } from "@/lib/generated/prisma/client";
 
 const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : null);
@@ -16,14 +21,21 @@ export function personAttributes(person: Person) {
   };
 }
 
-export function usuarioRecord(profile: Profile, person: Person) {
+/** The stored `usuario` record: non-personal fields only. */
+export function usuarioRecord(profile: Profile) {
   return {
     id: profile.id,
-    pessoaId: person.id,
+    pessoaId: profile.personId,
     instituicaoId: profile.institutionId,
     perfil: profile.role,
-    ...personAttributes(person),
   };
+}
+
+/** The personal attributes whose values differ between two versions of a person. */
+export function changedAttributes(before: Person, after: Person): string[] {
+  const a = personAttributes(before);
+  const b = personAttributes(after);
+  return (Object.keys(a) as (keyof typeof a)[]).filter((k) => a[k] !== b[k]);
 }
 
 export function periodoRecord(p: Period) {

@@ -3,7 +3,7 @@ import { AppError } from "@/lib/errors";
 import { hashPassword } from "@/lib/server/crypto/password";
 import { ZPersonUpdateSchema, type TPersonUpdate } from "@/lib/validations/school-data";
 import { inTransaction, recordChange, type WriteOptions } from "./record-change";
-import { personAttributes, usuarioRecord } from "./snapshots";
+import { changedAttributes, usuarioRecord } from "./snapshots";
 
 /** Updates a person; every profile of theirs gets a `usuario` update event in its institution. */
 export async function updatePerson(
@@ -23,16 +23,19 @@ export async function updatePerson(
         ...(passwordHash ? { passwordHash } : {}),
       },
     });
-    // A password change is not school data: no event unless a shared attribute changed.
-    if (JSON.stringify(personAttributes(existing)) === JSON.stringify(personAttributes(person))) return person;
+    // A password change is not school data: no event unless a shared attribute changed. The event
+    // names what changed (never a value), so a partner that cannot see it is not sent the update.
+    const changed = changedAttributes(existing, person);
+    if (changed.length === 0) return person;
     const profiles = await tx.profile.findMany({ where: { personId } });
     for (const profile of profiles) {
       await recordChange(tx, {
         institutionId: profile.institutionId,
         entity: "usuario",
         kind: "update",
-        record: usuarioRecord(profile, person),
+        record: usuarioRecord(profile),
         profileIds: [profile.id],
+        changed,
       });
     }
     return person;

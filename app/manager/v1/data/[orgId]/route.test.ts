@@ -115,7 +115,9 @@ beforeAll(async () => {
   const brunoEnrollment = await enrollStudent({ classId: c7b.id, studentId: f.bruno });
   await assignTeacher({ classId: c6a.id, subjectId: math.id, teacherId: f.carla });
   await linkGuardian({ guardianId: f.rita, studentId: f.ana, kinship: "mãe" });
-  await updatePerson({ personId: ana.id, changes: { phone: "(11) 97777-6666" } });
+  // A change app1 can see (the e-mail; it does not receive telefone): an update that changed only
+  // the phone would not be delivered to it (docs/decisions/016).
+  await updatePerson({ personId: ana.id, changes: { phone: "(11) 97777-6666", email: "ana.b.souza@escola.test" } });
   await unenrollStudent({ enrollmentId: brunoEnrollment.id });
 
   // Anexo Norte (a unit under the school), Escola Sul, Escola Leste.
@@ -489,7 +491,7 @@ describe("privacy: configuracao decides what each application sees", () => {
 
   it("no response body ever contains the raw value of an anonymized or withheld attribute", async () => {
     // app1 never sees idade, cpf, e-mail or telefone in clear; app2 sees nothing personal in clear.
-    const withheld = ["2012-03-04", "52998224725", "ana.souza@escola.test", "11988887777", "11977776666", "bruno.lima@escola.test", "98765432100", "1133332222", "rita.souza@familia.test", "12345678909", "davi@anexo.test", "11955554444", "2011-07-08"];
+    const withheld = ["2012-03-04", "52998224725", "ana.souza@escola.test", "ana.b.souza@escola.test", "11988887777", "11977776666", "bruno.lima@escola.test", "98765432100", "1133332222", "rita.souza@familia.test", "12345678909", "davi@anexo.test", "11955554444", "2011-07-08"];
     const names = ["Ana Beatriz Souza", "Bruno Lima", "Carla Mendes", "Rita Souza", "Davi Rocha", "Eva Nunes", "11144477735", "eva@sul.test", "11944443333", "2010-01-02"];
     const app1Bodies = bodiesByKey.get(f.app1.key) ?? [];
     const app2Bodies = bodiesByKey.get(f.app2.key) ?? [];

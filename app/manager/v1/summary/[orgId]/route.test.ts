@@ -87,7 +87,8 @@ beforeAll(async () => {
   f.partner = await createPartner("Edtech S");
   f.noAccess = await createPartner("Edtech S", f.partner.edtechId);
   await linkEdtech(f.network, f.partner.edtechId);
-  await grantAccess(f.network, f.partner.applicationId, { allowed: [], anonymized: [] });
+  // telefone shared, so Aluno Quatro's phone update is among the events the partner is sent.
+  await grantAccess(f.network, f.partner.applicationId, { allowed: ["telefone"], anonymized: ["telefone"] });
 });
 
 describe("summary tree", () => {
