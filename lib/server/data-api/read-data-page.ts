@@ -170,8 +170,8 @@ function streamWholeFeed(read: Awaited<ReturnType<typeof prepareRead>>): JsonStr
  */
 function eventPieces(rows: TEventRow[], timeZone: string, filter: ((json: string) => string) | null, ids: TPairwiseIds | undefined): string[] {
   const records = rows.map((row) => (filter ? filter(row.record) : row.record));
-  const personal = ids && rows.length > 0 && PERSON_ENTITIES.has(rows[0]!.entity);
-  const events = personal ? rewritePersonEvents(ids, rows.map((row, i) => ({ eventId: row.id, record: records[i]! }))) : null;
+  const entity = rows[0]?.entity;
+  const events = ids && entity && PERSON_ENTITIES.has(entity) ? rewritePersonEvents(ids, entity, rows.map((row, i) => ({ eventId: row.id, record: records[i]! }))) : null;
   const pieces: string[] = [];
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
