@@ -5,6 +5,13 @@ import { inputClass, primaryButton } from "./styles";
 
 export type TFormAction = (state: TFormState, form: FormData) => Promise<TFormState>;
 
+interface TShowWhen {
+  field: string;
+  in: string[];
+}
+
+const conditionsOf = (spec: TFieldSpec): TShowWhen[] => (spec.showWhen === undefined ? [] : Array.isArray(spec.showWhen) ? spec.showWhen : [spec.showWhen]);
+
 export interface TFieldSpec {
   name: string;
   label: string;
@@ -16,8 +23,8 @@ export interface TFieldSpec {
   placeholder?: string;
   autoComplete?: string;
   maxLength?: number;
-  /** Shown only while another field (a select or radio) has one of these values. */
-  showWhen?: { field: string; in: string[] };
+  /** Shown only while another field (a select or radio) has one of these values (each of several). */
+  showWhen?: TShowWhen | TShowWhen[];
   /** Grid columns the field takes in a multi-column form (1 or 2). */
   span?: 1 | 2;
 }
@@ -42,7 +49,7 @@ export function ActionForm(props: {
 }) {
   const [state, formAction, pending] = useActionState(props.action, INITIAL);
   const id = useId();
-  const controlling = new Set(props.fields.flatMap((f) => (f.showWhen ? [f.showWhen.field] : [])));
+  const controlling = new Set(props.fields.flatMap((f) => conditionsOf(f).map((c) => c.field)));
   const initialOf = (name: string) => {
     const spec = props.fields.find((f) => f.name === name);
     const value = state.status === "error" ? state.values[name] : undefined;
@@ -74,7 +81,7 @@ export function ActionForm(props: {
       ))}
       <div key={key} className={props.columns === 2 ? "grid gap-4 sm:grid-cols-2" : "space-y-4"}>
         {props.fields.map((spec) => {
-          if (spec.showWhen && !spec.showWhen.in.includes(watched[spec.showWhen.field] ?? "")) return null;
+          if (!conditionsOf(spec).every((c) => c.in.includes(watched[c.field] ?? ""))) return null;
           const fid = `${id}-${spec.name}`;
           const error = fieldError(spec.name);
           const describedBy = [error ? `${fid}-error` : "", spec.hint ? `${fid}-hint` : ""].filter(Boolean).join(" ") || undefined;

@@ -20,6 +20,10 @@ export type TEventKind = (typeof EVENT_KINDS)[number];
 export const PERSONAL_ATTRIBUTES = ["nome_usuario", "idade", "cpf", "email_usuario", "telefone"] as const;
 export type TPersonalAttribute = (typeof PERSONAL_ATTRIBUTES)[number];
 
+/** The roles a profile has (`perfil` of a `usuario` record); a sharing rule may differ per role. */
+export const PROFILE_ROLES = ["aluno", "professor", "responsavel", "gestor"] as const;
+export type TProfileRole = (typeof PROFILE_ROLES)[number];
+
 export const DATA_API_DEFAULT_LIMIT = 1000;
 export const DATA_API_MAX_LIMIT = 10000;
 
@@ -192,7 +196,7 @@ export const ZUsuarioRecordSchema = z
     id: ZId.describe("Perfil (user_id)."),
     pessoaId: ZId.describe("Pessoa (identidade do hub); a mesma pessoa pode ter vários perfis."),
     instituicaoId: ZId,
-    perfil: z.enum(["aluno", "professor", "responsavel", "gestor"]),
+    perfil: z.enum(PROFILE_ROLES),
     nome_usuario: personal("Nome completo. Ausente se não permitido; pseudônimo \"Usuário <8 hex>\" se anonimizado."),
     idade: personal("Data de nascimento AAAA-MM-DD. Ausente se não permitido; pseudônimo \"anon:<16 hex>\" se anonimizado."),
     cpf: personal("CPF, 11 dígitos. Ausente se não permitido; pseudônimo \"anon:<16 hex>\" se anonimizado."),
@@ -241,17 +245,31 @@ function ZEvent<R extends z.ZodType>(record: R) {
     id: ZId.describe("Identificador do evento."),
     evento: z.enum(EVENT_KINDS),
     ocorridoEm: z.string().meta({ format: "date-time", description: "ISO 8601 com o deslocamento do fuso do hub.", examples: ["2026-03-01T08:00:00.000-03:00"] }),
-    registro: record.describe("Estado do registro após o evento; num delete, o último estado."),
+    registro: record.describe("Estado do registro após o evento, com os valores pessoais atuais (nunca valores antigos); num delete, o último estado, sem atributos pessoais."),
   });
 }
+
+const ZAttributeSetSchema = z.object({
+  atributosPermitidos: z.array(z.enum(PERSONAL_ATTRIBUTES)).describe("Atributos pessoais que a instituição permite para esta aplicação."),
+  atributosAnonimizados: z.array(z.enum(PERSONAL_ATTRIBUTES)).describe("Dentre os permitidos, os que chegam anonimizados. Pode ser vazio."),
+});
 
 export const ZConfiguracaoSchema = z
   .object({
     conjuntoDadosUsuario: z.object({
-      atributosPermitidos: z.array(z.enum(PERSONAL_ATTRIBUTES)).describe("Atributos pessoais que a instituição permite para esta aplicação."),
-      atributosAnonimizados: z.array(z.enum(PERSONAL_ATTRIBUTES)).describe("Dentre os permitidos, os que chegam anonimizados. Pode ser vazio."),
+      atributosPermitidos: z
+        .array(z.enum(PERSONAL_ATTRIBUTES))
+        .describe("Atributos pessoais que podem aparecer nos registros: os que a instituição permite para esta aplicação (para algum perfil, se as regras diferem por perfil)."),
+      atributosAnonimizados: z
+        .array(z.enum(PERSONAL_ATTRIBUTES))
+        .describe("Dentre os permitidos, os que chegam anonimizados (para algum perfil, se as regras diferem por perfil). Pode ser vazio."),
+      porPerfil: z
+        .object(Object.fromEntries(PROFILE_ROLES.map((role) => [role, ZAttributeSetSchema])) as Record<TProfileRole, typeof ZAttributeSetSchema>)
+        .optional()
+        .describe("Presente só quando a regra difere por perfil: a regra de cada perfil. Cada registro `usuario` segue a regra do seu `perfil`."),
     }),
   });
+export type TConfiguracao = z.output<typeof ZConfiguracaoSchema>;
 
 export const ZDataResponseSchema = z
   .object({

@@ -2,7 +2,7 @@
 // placements, the institution tree, CSV import rows and the dashboard filters. Form fields keep
 // the names of the school-data schemas so a validation message lands next to its field.
 import { z } from "zod";
-import { ENTITY_NAMES, EVENT_KINDS, PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
+import { ENTITY_NAMES, EVENT_KINDS, PERSONAL_ATTRIBUTES, PROFILE_ROLES, type TProfileRole } from "@/lib/validations/data-api";
 import {
   ZClassInputSchema,
   ZClassUpdateSchema,
@@ -100,10 +100,20 @@ const ZAttributeRulesSchema = z.object(
   >,
 );
 
+/**
+ * Per-role overrides of the base rules (docs/decisions/015-sharing-rules-per-role.md): a role
+ * listed gets its own rule per attribute; a role absent follows the base. Unknown roles are refused.
+ */
+const ZRoleRulesSchema = z.strictObject(
+  Object.fromEntries(PROFILE_ROLES.map((role) => [role, ZAttributeRulesSchema.optional()])) as Record<TProfileRole, z.ZodOptional<typeof ZAttributeRulesSchema>>,
+  { error: "Regras por perfil inválidas: use aluno, professor, responsavel ou gestor" },
+);
+
 export const ZAccessSettingsSchema = z.object({
   institutionId: ZIdSchema,
   applicationId: ZIdSchema,
   rules: ZAttributeRulesSchema,
+  roles: ZRoleRulesSchema.default({}),
 });
 export type TAccessSettingsInput = z.input<typeof ZAccessSettingsSchema>;
 
@@ -112,7 +122,54 @@ export const ZToolSharingSchema = z.object({
   institutionId: ZIdSchema,
   toolId: ZIdSchema,
   rules: ZAttributeRulesSchema,
+  roles: ZRoleRulesSchema.default({}),
 });
+
+// The sharing-rule card's form (/gestao aplicativos and ferramentas), one flat field per control so
+// each message lands next to its control: `mode` (propria | herdar), one field per attribute (the
+// base rule), and per role `perfil_<role>` (geral: follow the base | propria) with, when propria,
+// one field `<role>_<attribute>` per attribute.
+export const ROLE_RULE_MODES = ["geral", "propria"] as const;
+export const roleModeField = (role: TProfileRole) => `perfil_${role}`;
+export const roleRuleField = (role: TProfileRole, attribute: (typeof PERSONAL_ATTRIBUTES)[number]) => `${role}_${attribute}`;
+
+const ZRuleChoice = z.enum(ATTRIBUTE_RULES, { message: "Escolha uma opção" });
+const ZSharingRuleFormSchema = z
+  .object({
+    mode: z.enum(["propria", "herdar"], { message: "Escolha configuração própria ou herdar" }),
+    ...Object.fromEntries(PERSONAL_ATTRIBUTES.map((a) => [a, ZRuleChoice.optional()])),
+    ...Object.fromEntries(PROFILE_ROLES.map((r) => [roleModeField(r), z.enum(ROLE_RULE_MODES, { message: "Escolha seguir a regra geral ou uma regra própria" }).default("geral")])),
+    ...Object.fromEntries(PROFILE_ROLES.flatMap((r) => PERSONAL_ATTRIBUTES.map((a) => [roleRuleField(r, a), ZRuleChoice.optional()]))),
+  })
+  .superRefine((form: Record<string, string | undefined>, ctx) => {
+    if (form.mode !== "propria") return;
+    const required = [
+      ...PERSONAL_ATTRIBUTES,
+      ...PROFILE_ROLES.filter((r) => form[roleModeField(r)] === "propria").flatMap((r) => PERSONAL_ATTRIBUTES.map((a) => roleRuleField(r, a))),
+    ];
+    for (const field of required) if (!form[field]) ctx.addIssue({ code: "custom", path: [field], message: "Escolha uma opção" });
+  });
+
+export type TSharingRuleForm =
+  | { remove: true }
+  | { remove: false; rules: z.output<typeof ZAttributeRulesSchema>; roles: z.output<typeof ZRoleRulesSchema> };
+
+/**
+ * The card's fields (empty ones absent) → "inherit" or the rules to save. Throws a ZodError naming
+ * the fields on bad input, before anything is read or written.
+ */
+export function parseSharingRuleForm(values: Record<string, string>): TSharingRuleForm {
+  const present = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ""));
+  const form = ZSharingRuleFormSchema.parse(present) as Record<string, string>;
+  if (form.mode === "herdar") return { remove: true };
+  const rulesOf = (field: (a: (typeof PERSONAL_ATTRIBUTES)[number]) => string) =>
+    Object.fromEntries(PERSONAL_ATTRIBUTES.map((a) => [a, form[field(a)]])) as z.output<typeof ZAttributeRulesSchema>;
+  return {
+    remove: false,
+    rules: rulesOf((a) => a),
+    roles: Object.fromEntries(PROFILE_ROLES.filter((r) => form[roleModeField(r)] === "propria").map((r) => [r, rulesOf((a) => roleRuleField(r, a))])),
+  };
+}
 export type TToolSharingInput = z.input<typeof ZToolSharingSchema>;
 
 export const ZEdtechLinkSchema = z.object({ institutionId: ZIdSchema, edtechId: ZIdSchema });

@@ -120,6 +120,31 @@ describe("access and placement actions", () => {
     expect(await t.db.prisma.toolSharing.count({ where: { toolId: tool.id } })).toBe(0);
   });
 
+  it("per-role tool rules: a role's own rule is saved; a bad or missing role field is named and nothing changes", async () => {
+    const rules = { nome_usuario: "permitido", idade: "nao_compartilhado", cpf: "nao_compartilhado", email_usuario: "nao_compartilhado", telefone: "nao_compartilhado" };
+    const teachers = Object.fromEntries(Object.entries({ ...rules, email_usuario: "permitido" }).map(([a, r]) => [`professor_${a}`, r]));
+    const tool = await createTestTool();
+    await t.db.prisma.edtechLink.create({ data: { institutionId: f.networkId, edtechId: tool.edtechId } });
+    expect(await toolSharingAction(f.school1.id, idle, form({ toolId: tool.id, mode: "propria", ...rules, perfil_professor: "propria", ...teachers, professor_cpf: "sim" }))).toMatchObject({
+      status: "error",
+      fields: { professor_cpf: "Escolha uma opção" },
+    });
+    expect(await toolSharingAction(f.school1.id, idle, form({ toolId: tool.id, mode: "propria", ...rules, perfil_professor: "propria" }))).toMatchObject({
+      status: "error",
+      fields: { professor_nome_usuario: "Escolha uma opção", professor_email_usuario: "Escolha uma opção" },
+    });
+    expect(await toolSharingAction(f.school1.id, idle, form({ toolId: tool.id, mode: "propria", ...rules, perfil_diretor: "propria", perfil_aluno: "talvez" }))).toMatchObject({
+      status: "error",
+      fields: { perfil_aluno: expect.any(String) },
+    });
+    expect(await t.db.prisma.toolSharing.count({ where: { toolId: tool.id } })).toBe(0);
+    expect(await t.db.prisma.auditLog.count({ where: { targetId: tool.id } })).toBe(0);
+    expect(await toolSharingAction(f.school1.id, idle, form({ toolId: tool.id, mode: "propria", ...rules, perfil_professor: "propria", ...teachers, perfil_aluno: "geral" }))).toMatchObject({ status: "ok" });
+    expect(await t.db.prisma.toolSharing.findMany({ where: { toolId: tool.id }, select: { allowedAttributes: true, roleOverrides: true } })).toEqual([
+      { allowedAttributes: ["nome_usuario"], roleOverrides: { professor: { allowedAttributes: ["nome_usuario", "email_usuario"], anonymizedAttributes: [] } } },
+    ]);
+  });
+
   it("a placement form with a bad audience names the field", async () => {
     const state = await placementAction(f.school1.id, idle, form({ toolId: "", audience: "papeis" }));
     expect(state).toMatchObject({ status: "error", fields: { toolId: "Escolha uma ferramenta", roles: "Escolha ao menos um papel" } });

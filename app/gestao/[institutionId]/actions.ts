@@ -9,8 +9,7 @@ import { savePlacement } from "@/lib/server/management/save-placement";
 import { setApplicationAccess } from "@/lib/server/management/set-application-access";
 import { setEdtechLink } from "@/lib/server/management/set-edtech-link";
 import { setToolSharing } from "@/lib/server/management/set-tool-sharing";
-import { PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
-import { commandFromForm, type TAccessSettingsInput, type TSchoolDataCommand } from "@/lib/validations/management";
+import { commandFromForm, parseSharingRuleForm, type TSchoolDataCommand } from "@/lib/validations/management";
 
 const DONE: Record<TSchoolDataCommand["type"], string> = {
   createPeriod: "Período criado.",
@@ -36,12 +35,8 @@ const DONE: Record<TSchoolDataCommand["type"], string> = {
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
 
-/**
- * One rule per personal attribute as the form sent it (an application's or a tool's). The cast
- * only types the strings: the services parse them with zod, and anything else is a field error.
- */
-const rulesFromForm = (form: FormData) =>
-  Object.fromEntries(PERSONAL_ATTRIBUTES.map((a) => [a, text(form, a)])) as TAccessSettingsInput["rules"];
+/** The sharing-rule card's fields as strings (the services and parseSharingRuleForm validate them). */
+const formValues = (form: FormData) => Object.fromEntries([...form.entries()].flatMap(([k, v]) => (typeof v === "string" ? [[k, v.trim()]] : [])));
 
 /** Where to go after a success, when the page the form was on no longer exists (a deleted row). */
 function nextPath(form: FormData, institutionId: string): string | null {
@@ -75,10 +70,11 @@ export async function edtechLinkAction(institutionId: string, _state: TFormState
 export async function applicationAccessAction(institutionId: string, _state: TFormState, form: FormData): Promise<TFormState> {
   return runFormAction(form, async (scope) => {
     const applicationId = text(form, "applicationId");
-    if (text(form, "mode") === "herdar") {
+    const rule = parseSharingRuleForm(formValues(form));
+    if (rule.remove) {
       await setApplicationAccess({ scope, remove: { institutionId, applicationId } });
     } else {
-      await setApplicationAccess({ scope, settings: { institutionId, applicationId, rules: rulesFromForm(form) } });
+      await setApplicationAccess({ scope, settings: { institutionId, applicationId, rules: rule.rules, roles: rule.roles } });
     }
     revalidatePath(`/gestao/${institutionId}`, "layout");
     return "Regras de compartilhamento salvas. Valem a partir da próxima leitura da aplicação.";
@@ -88,10 +84,11 @@ export async function applicationAccessAction(institutionId: string, _state: TFo
 export async function toolSharingAction(institutionId: string, _state: TFormState, form: FormData): Promise<TFormState> {
   return runFormAction(form, async (scope) => {
     const toolId = text(form, "toolId");
-    if (text(form, "mode") === "herdar") {
+    const rule = parseSharingRuleForm(formValues(form));
+    if (rule.remove) {
       await setToolSharing({ scope, remove: { institutionId, toolId } });
     } else {
-      await setToolSharing({ scope, settings: { institutionId, toolId, rules: rulesFromForm(form) } });
+      await setToolSharing({ scope, settings: { institutionId, toolId, rules: rule.rules, roles: rule.roles } });
     }
     revalidatePath(`/gestao/${institutionId}`, "layout");
     return "Regras de compartilhamento salvas. Valem a partir do próximo acesso à ferramenta.";

@@ -13,7 +13,7 @@ import { AppError } from "@/lib/errors";
 import { verifyApiKey, type TVerifiedApiKey } from "@/lib/server/api-keys/verify-api-key";
 import { ZOrgIdSchema } from "@/lib/validations/data-api";
 import { logDataAccess, type TDataAccessLogEntry } from "./log-data-access";
-import { combineAccessSettings, type TAccessSettings, type TAttributeConfiguration } from "./privacy";
+import { combineRuleSettings, parseRoleOverrides, type TRoleConfigurations, type TRuleSettings } from "./privacy";
 import type { TFeedView } from "./query-events";
 
 export interface TInstitutionNode {
@@ -28,8 +28,8 @@ export interface TDataAccessGrant {
   institution: TInstitutionNode;
   /** The institution first, then its descendants (parents before children). */
   subtree: TInstitutionNode[];
-  /** The attribute rules that hold for every institution of the subtree. */
-  configuration: TAttributeConfiguration;
+  /** Per role, the attribute rules that hold for every institution of the subtree. */
+  configurations: TRoleConfigurations;
   /** Which events of the log the application is shown (query-events.ts, TFeedView). */
   view: TFeedView;
 }
@@ -44,6 +44,7 @@ interface TreeRow {
   linked: boolean;
   allowedAttributes: string[] | null;
   anonymizedAttributes: string[] | null;
+  roleOverrides: unknown;
   grantedTxid: string | null;
 }
 
@@ -66,11 +67,11 @@ WITH RECURSIVE up AS (
 )
 SELECT 'up' AS rel, t.id, t.name, t.kind::text AS kind, t."parentId", t.depth,
        EXISTS (SELECT 1 FROM "EdtechLink" l WHERE l."institutionId" = t.id AND l."edtechId" = $2::uuid) AS linked,
-       a."allowedAttributes", a."anonymizedAttributes", a."grantedTxid"::text AS "grantedTxid"
+       a."allowedAttributes", a."anonymizedAttributes", a."roleOverrides", a."grantedTxid"::text AS "grantedTxid"
   FROM up t LEFT JOIN "ApplicationAccess" a ON a."institutionId" = t.id AND a."applicationId" = $3::uuid
 UNION ALL
 SELECT 'down', t.id, t.name, t.kind::text, t."parentId", t.depth, false,
-       a."allowedAttributes", a."anonymizedAttributes", a."grantedTxid"::text
+       a."allowedAttributes", a."anonymizedAttributes", a."roleOverrides", a."grantedTxid"::text
   FROM down t LEFT JOIN "ApplicationAccess" a ON a."institutionId" = t.id AND a."applicationId" = $3::uuid
  WHERE t.depth > 0
 ORDER BY 1 DESC, 6, 3`;
@@ -85,14 +86,16 @@ function parseOrgId(orgId: string | undefined): string {
 }
 
 const node = (r: TreeRow): TInstitutionNode => ({ id: r.id, name: r.name, kind: r.kind, parentId: r.parentId });
-const settings = (r: TreeRow): TAccessSettings | null =>
-  r.allowedAttributes ? { allowedAttributes: r.allowedAttributes, anonymizedAttributes: r.anonymizedAttributes ?? [] } : null;
+const settings = (r: TreeRow): TRuleSettings | null =>
+  r.allowedAttributes
+    ? { allowedAttributes: r.allowedAttributes, anonymizedAttributes: r.anonymizedAttributes ?? [], roleOverrides: parseRoleOverrides(r.roleOverrides) }
+    : null;
 
 export type TDataAccessResolution =
   | { status: "not_found" }
   | { status: "no_contract"; institution: TInstitutionNode }
   | { status: "not_enabled"; institution: TInstitutionNode }
-  | { status: "ok"; institution: TInstitutionNode; subtree: TInstitutionNode[]; configuration: TAttributeConfiguration; view: TFeedView };
+  | { status: "ok"; institution: TInstitutionNode; subtree: TInstitutionNode[]; configurations: TRoleConfigurations; view: TFeedView };
 
 const earlier = (a: string | null, b: string | null): string | null => (a === null ? b : b === null || BigInt(a) <= BigInt(b) ? a : b);
 
@@ -124,10 +127,13 @@ export async function resolveDataAccess(options: { orgId: string; edtechId: stri
   const inherited = up.map(settings).find((s) => s !== null);
   if (!inherited) return { status: "not_enabled", institution };
   const descendants = rows.filter((r) => r.rel === "down");
-  const own = descendants.map(settings).filter((s): s is TAccessSettings => s !== null);
-  const configuration = combineAccessSettings([inherited, ...own]);
-  const view: TFeedView = { grantedTxid: grantedTxids(up, descendants), visible: () => configuration.allowed };
-  return { status: "ok", institution, subtree: [institution, ...descendants.map(node)], configuration, view };
+  const own = descendants.map(settings).filter((s): s is TRuleSettings => s !== null);
+  // Per role, the most restrictive of the rule that applies here and every descendant's own one
+  // (docs/decisions/015-sharing-rules-per-role.md); an update is delivered only if it changed an
+  // attribute the record's role lets the application see.
+  const configurations = combineRuleSettings([inherited, ...own]);
+  const view: TFeedView = { grantedTxid: grantedTxids(up, descendants), visible: (role) => configurations[role].allowed };
+  return { status: "ok", institution, subtree: [institution, ...descendants.map(node)], configurations, view };
 }
 
 export async function authorizeDataAccess(options: {
@@ -146,5 +152,5 @@ export async function authorizeDataAccess(options: {
   };
   if (access.status === "no_contract") return refuse(new AppError("unauthorized", "Unauthorized"));
   if (access.status === "not_enabled") return refuse(new AppError("forbidden", "A aplicação não tem relação com esta instituição."));
-  return { key, institution: access.institution, subtree: access.subtree, configuration: access.configuration, view: access.view };
+  return { key, institution: access.institution, subtree: access.subtree, configurations: access.configurations, view: access.view };
 }

@@ -12,6 +12,7 @@ import { GET as dataGet } from "@/app/manager/v1/data/[orgId]/route";
 import { GET as summaryGet } from "@/app/manager/v1/summary/[orgId]/route";
 import { flushAccessLogs } from "@/lib/server/audit/log-access";
 import { authenticatePerson } from "@/lib/server/auth/authenticate-person";
+import { transaction } from "@/lib/server/db/transaction";
 import { previewApplicationData } from "@/lib/server/management/preview-application-data";
 import { setApplicationAccess } from "@/lib/server/management/set-application-access";
 import { createManagementFixture, type TManagementFixture } from "@/lib/server/management/testing";
@@ -19,6 +20,7 @@ import { assignTeacher } from "@/lib/server/school-data/assign-teacher";
 import { createPerson } from "@/lib/server/school-data/create-person";
 import { createProfile } from "@/lib/server/school-data/create-profile";
 import { deletePerson } from "@/lib/server/school-data/delete-person";
+import { deleteProfile } from "@/lib/server/school-data/delete-profile";
 import { enrollStudent } from "@/lib/server/school-data/enroll-student";
 import { linkGuardian } from "@/lib/server/school-data/link-guardian";
 import { updatePerson } from "@/lib/server/school-data/update-person";
@@ -227,8 +229,45 @@ describe("an update is delivered only to applications that can see what it chang
     expect(await summaryTotals(blind, `user_id=${profile.id}&only=usuario`)).toEqual({ usuario: 1 });
     expect(await summaryTotals(seeing, `user_id=${profile.id}&only=usuario`)).toEqual({ usuario: 2 });
 
+    // An application without telefone granted now still gets her, once, as she is: the hidden
+    // update is her latest event, and before a grant only the history decides.
+    const blindLater = await grantedNow("Sem telefone, depois", { ...ALL_PLAIN, telefone: "nao_compartilhado" });
+    const later = (await wholeFeed(blindLater, `user_id=${profile.id}`)).body.dados.usuario!;
+    expect(later.map((e) => [e.evento, e.registro.nome_usuario])).toEqual([["insert", "Joana Prado"]]);
+    expect(await summaryTotals(blindLater, `user_id=${profile.id}&only=usuario`)).toEqual({ usuario: 1 });
+
     await updatePerson({ personId: joana.id, changes: { name: "Joana Prado Lima" } });
     expect(await kinds(blind)).toEqual(["insert", "update"]);
     expect(await kinds(seeing)).toEqual(["insert", "update", "update"]);
+    expect(await kinds(blindLater)).toEqual(["insert", "update"]);
+  });
+});
+
+describe.runIf(!!process.env.DATABASE_URL)("a grant made while a write is open (PostgreSQL)", () => {
+  it("the open write's delete still reaches the application: its grant is the horizon, below the open transaction", async () => {
+    const person = await createPerson({ name: "Tomás em Aberto" });
+    const profile = await createProfile({ personId: person.id, institutionId: f.school1.id, role: "aluno" });
+    await waitForVisibleEvents();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let deleted!: () => void;
+    const inside = new Promise<void>((resolve) => (deleted = resolve));
+    const open = transaction(async (tx) => {
+      await deleteProfile({ profileId: profile.id }, { tx });
+      deleted();
+      await released;
+    });
+    await inside;
+    // Granted while the delete is written but not committed: the insert is still current.
+    const partner = await grantedNow("Durante");
+    const first = JSON.parse((await get(dataGet, `/manager/v1/data/${f.school1.id}?limit=1000&user_id=${profile.id}`, partner.key)).text) as TDataResponse;
+    expect(first.dados.usuario!.map((e) => e.evento)).toEqual(["insert"]);
+    release();
+    await open;
+    await waitForVisibleEvents();
+    const next = JSON.parse(
+      (await get(dataGet, `/manager/v1/data/${f.school1.id}?limit=1000&user_id=${profile.id}&cursor=${first.paginacao.cursorRetomada}`, partner.key)).text,
+    ) as TDataResponse;
+    expect(next.dados.usuario!.map((e) => e.evento)).toEqual(["delete"]);
   });
 });

@@ -2,8 +2,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
 import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
 import { setupTestDatabase } from "@/test/database";
-import { PERSONAL_ATTRIBUTES, type TPersonalAttribute } from "@/lib/validations/data-api";
-import { combineAccessSettings, recordFilter, recordTextFilter } from "./privacy";
+import { PERSONAL_ATTRIBUTES, PROFILE_ROLES, type TPersonalAttribute } from "@/lib/validations/data-api";
+import {
+  combineAccessSettings,
+  combineRuleSettings,
+  configurationForRecord,
+  parseRoleOverrides,
+  recordFilter,
+  recordFilterByRole,
+  recordTextFilter,
+  recordTextFilterByRole,
+  toConfiguracao,
+} from "./privacy";
 import { pseudonymize } from "./pseudonym";
 
 // Pseudonyms derive from the "pseudonym" identity root, kept in the database (identity-root.ts).
@@ -121,5 +131,120 @@ describe("recordTextFilter (records as the database's JSON text)", () => {
   it("passes everything through when the configuration keeps every attribute", () => {
     const all = recordTextFilter({ allowed: [...PERSONAL_ATTRIBUTES], anonymized: [] }, "app-1");
     expect(all(texts[0]!)).toBe(texts[0]);
+  });
+});
+
+describe("per-role rules (ADR 015)", () => {
+  const base = { allowedAttributes: ["nome_usuario"], anonymizedAttributes: [] };
+  const teachersEmail = { ...base, roleOverrides: { professor: { allowedAttributes: ["nome_usuario", "email_usuario"], anonymizedAttributes: [] } } };
+
+  it("combineRuleSettings: one row gives each role its override or the base", () => {
+    const byRole = combineRuleSettings([teachersEmail]);
+    expect(byRole.professor).toEqual({ allowed: ["nome_usuario", "email_usuario"], anonymized: [] });
+    expect(byRole.aluno).toEqual({ allowed: ["nome_usuario"], anonymized: [] });
+    expect(byRole.responsavel).toEqual(byRole.aluno);
+  });
+
+  it("combineRuleSettings across a subtree: most restrictive per role, each row read for that role", () => {
+    const school = {
+      allowedAttributes: ["nome_usuario", "email_usuario", "cpf"],
+      anonymizedAttributes: ["cpf"],
+      roleOverrides: { aluno: { allowedAttributes: [], anonymizedAttributes: [] }, professor: { allowedAttributes: ["nome_usuario", "email_usuario"], anonymizedAttributes: ["nome_usuario"] } },
+    };
+    const byRole = combineRuleSettings([teachersEmail, school]);
+    // Teachers: e-mail allowed by both rows' teacher rules; name anonymized by the school's.
+    expect(byRole.professor).toEqual({ allowed: ["nome_usuario", "email_usuario"], anonymized: ["nome_usuario"] });
+    // Students: the school shares nothing of them.
+    expect(byRole.aluno).toEqual({ allowed: [], anonymized: [] });
+    // Guardians: both bases.
+    expect(byRole.responsavel).toEqual({ allowed: ["nome_usuario"], anonymized: [] });
+  });
+
+  it("parseRoleOverrides: a malformed role entry shares nothing for that role; unknown roles are ignored", () => {
+    expect(parseRoleOverrides('{"professor": {"allowedAttributes": "cpf"}, "diretor": {"allowedAttributes": ["cpf"], "anonymizedAttributes": []}}')).toEqual({
+      professor: { allowedAttributes: [], anonymizedAttributes: [] },
+    });
+    expect(parseRoleOverrides(null)).toEqual({});
+    expect(parseRoleOverrides([])).toEqual({});
+  });
+
+  it("toConfiguracao: the contract's shape when every role agrees; the union and porPerfil when they differ", () => {
+    expect(toConfiguracao(combineRuleSettings([base].map((b) => ({ ...b, roleOverrides: {} }))))).toEqual({
+      conjuntoDadosUsuario: { atributosPermitidos: ["nome_usuario"], atributosAnonimizados: [] },
+    });
+    const byRole = combineRuleSettings([
+      { ...teachersEmail, roleOverrides: { ...teachersEmail.roleOverrides, responsavel: { allowedAttributes: ["nome_usuario", "cpf"], anonymizedAttributes: ["cpf"] } } },
+    ]);
+    const { conjuntoDadosUsuario } = toConfiguracao(byRole);
+    expect(conjuntoDadosUsuario.atributosPermitidos).toEqual(["nome_usuario", "cpf", "email_usuario"]);
+    expect(conjuntoDadosUsuario.atributosAnonimizados).toEqual(["cpf"]);
+    expect(conjuntoDadosUsuario.porPerfil).toEqual({
+      aluno: { atributosPermitidos: ["nome_usuario"], atributosAnonimizados: [] },
+      professor: { atributosPermitidos: ["nome_usuario", "email_usuario"], atributosAnonimizados: [] },
+      responsavel: { atributosPermitidos: ["nome_usuario", "cpf"], atributosAnonimizados: ["cpf"] },
+      gestor: { atributosPermitidos: ["nome_usuario"], atributosAnonimizados: [] },
+    });
+  });
+
+  it("recordFilterByRole: a teacher's e-mail is kept, a student's dropped; a record without a known perfil gets the strictest rule", () => {
+    const byRole = combineRuleSettings([{ ...teachersEmail, roleOverrides: { ...teachersEmail.roleOverrides, gestor: { allowedAttributes: [], anonymizedAttributes: [] } } }]);
+    const filter = recordFilterByRole(byRole, "app-1");
+    expect(filter({ ...record(), perfil: "professor" })).toMatchObject({ nome_usuario: "Ana Beatriz Souza", email_usuario: "ana@escola.test" });
+    expect(filter({ ...record(), perfil: "aluno" })).not.toHaveProperty("email_usuario");
+    for (const perfil of [undefined, "diretor", 3, "__proto__"]) {
+      const out = filter({ ...record(), perfil });
+      expect(out).not.toHaveProperty("email_usuario");
+      expect(out).not.toHaveProperty("nome_usuario");
+    }
+    expect(configurationForRecord(byRole, { perfil: "professor" })).toBe(byRole.professor);
+    expect(configurationForRecord(byRole, {})).toEqual({ allowed: [], anonymized: [] });
+  });
+
+  it("recordTextFilterByRole gives what recordFilterByRole gives for 3,000 random records and random per-role rules", () => {
+    const pieces = ['"', "\\", ", ", ": ", "{", "}", "[", "]", '"perfil": ', '"cpf": ', "\\u0041", "professor", "ç", "\n", " ", "x"];
+    // mulberry32: every bit varies (an LCG's low bits cycle, which would leave cases untried).
+    let seed = 11;
+    const random = (n: number) => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % n;
+    };
+    const subset = <T,>(list: readonly T[]) => list.filter(() => random(2) === 0);
+    const randomSettings = () => {
+      const allowedAttributes = subset(PERSONAL_ATTRIBUTES);
+      return { allowedAttributes, anonymizedAttributes: subset(allowedAttributes) };
+    };
+    const perfilValue = (): unknown => {
+      switch (random(8)) {
+        case 0: return null;
+        case 1: return 7;
+        case 2: return "diretor";
+        case 3: return Array.from({ length: random(5) }, () => pieces[random(pieces.length)]).join("");
+        default: return PROFILE_ROLES[random(PROFILE_ROLES.length)];
+      }
+    };
+    const scalar = (): unknown => (random(5) === 0 ? null : Array.from({ length: random(6) }, () => pieces[random(pieces.length)]).join(""));
+    const jsonbText = (rec: Record<string, unknown>) => `{${Object.entries(rec).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(", ")}}`;
+    const keys = ["id", "perfil", "nome_usuario", "cpf", "idade", "email_usuario", "telefone", "perfil_x"];
+    for (let round = 0; round < 30; round++) {
+      const overrides: Record<string, ReturnType<typeof randomSettings>> = {};
+      for (const role of PROFILE_ROLES) if (random(2) === 0) overrides[role] = randomSettings();
+      const byRole = combineRuleSettings([{ ...randomSettings(), roleOverrides: overrides }]);
+      const object = recordFilterByRole(byRole, "app-1");
+      const text = recordTextFilterByRole(byRole, "app-1");
+      for (let n = 0; n < 100; n++) {
+        const rec: Record<string, unknown> = {};
+        for (const key of keys) if (random(4) > 0) rec[key] = key === "perfil" ? perfilValue() : scalar();
+        const variants = [jsonbText(rec), JSON.stringify(rec)];
+        // A perfil written with a \u escape, or nested, or twice: only parsing can tell.
+        if (typeof rec.perfil === "string") variants.push(jsonbText(rec).replace('"perfil"', '"\\u0070erfil"'));
+        // A nested object whose own perfil is written in jsonb's layout is no key of the record.
+        const { perfil: _perfil, ...withoutPerfil } = rec;
+        variants.push(`${jsonbText({ ...withoutPerfil, extra: 0 }).slice(0, -2)}{"a": 1, "perfil": "professor"}}`);
+        if (Object.keys(rec).length > 0) variants.push(`{"perfil": "aluno", ${jsonbText(rec).slice(1)}`);
+        for (const json of variants) expect(JSON.parse(text(json))).toEqual(object(JSON.parse(json) as Record<string, unknown>));
+      }
+    }
   });
 });

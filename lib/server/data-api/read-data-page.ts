@@ -10,14 +10,14 @@ import {
   requestedEntities,
   requestedKinds,
   type TEntityName,
+  type TConfiguracao,
   type TEventKind,
-  type TPersonalAttribute,
 } from "@/lib/validations/data-api";
 import { authorizeDataAccess } from "./authorize-data-access";
 import { encodeCursor, laterPosition, type TCursorPosition } from "./cursor";
 import { logDataAccess } from "./log-data-access";
 import { JsonStream, JsonText } from "@/lib/server/http/json-text";
-import { recordTextFilter } from "./privacy";
+import { recordTextFilterByRole, toConfiguracao } from "./privacy";
 import { pairwiseIds, type TPairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { PERSON_ENTITIES, rewritePersonEvents } from "@/lib/server/privacy/pairwise-records";
 import { queryEvents, type TEventRow } from "./query-events";
@@ -32,7 +32,7 @@ export interface TDataEvent {
 }
 
 export interface TDataResponse {
-  configuracao: { conjuntoDadosUsuario: { atributosPermitidos: TPersonalAttribute[]; atributosAnonimizados: TPersonalAttribute[] } };
+  configuracao: TConfiguracao;
   dados: Partial<Record<TEntityName, TDataEvent[]>>;
   /** `limite` is null when the request asked for everything (neither limit nor cursor). */
   paginacao: { limite: number | null; proximoCursor: string | null; cursorRetomada: string };
@@ -66,18 +66,19 @@ async function prepareRead(options: TReadOptions) {
   const query = withGlobalUserId(parsed.data, ids);
   const timeZone = env().HUB_TIME_ZONE;
   const entities = requestedEntities(query);
-  // The access log names the personal attributes this read may carry (its values never).
-  const attributes = entities.some((e) => ENTITIES_WITH_PERSONAL_ATTRIBUTES.has(e)) ? grant.configuration.allowed : [];
+  // The access log names the personal attributes this read may carry (its values never): those
+  // some role's records may carry.
+  const configuracao = toConfiguracao(grant.configurations);
+  const attributes = entities.some((e) => ENTITIES_WITH_PERSONAL_ATTRIBUTES.has(e)) ? configuracao.conjuntoDadosUsuario.atributosPermitidos : [];
   return {
     query,
     log: { ...log, attributes },
     timeZone,
     entities,
     filters: { ...toEventFilters(query, timeZone), institutionIds: grant.subtree.map((i) => i.id), entities, kinds: requestedKinds(query), view: grant.view },
-    configuracao: {
-      conjuntoDadosUsuario: { atributosPermitidos: grant.configuration.allowed, atributosAnonimizados: grant.configuration.anonymized },
-    } satisfies TDataResponse["configuracao"],
-    registro: recordTextFilter(grant.configuration, grant.key.applicationId),
+    configuracao,
+    // Each usuario record with the rule of its own perfil.
+    registro: recordTextFilterByRole(grant.configurations, grant.key.applicationId),
     ids,
   };
 }

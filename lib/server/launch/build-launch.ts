@@ -74,7 +74,7 @@ export async function buildLaunch({ placementId, profile, timestamp, nonce }: Bu
   const { tool } = placement;
   const [owner, sharing, ids] = await Promise.all([
     db().profile.findUnique({ where: { id: profile.id }, select: { person: { select: { name: true, email: true } } } }),
-    resolveSharingRule({ institutionId: placement.institutionId, partner: { kind: "tool", id: tool.id, edtechId: tool.edtechId } }),
+    resolveSharingRule({ institutionId: placement.institutionId, partner: { kind: "tool", id: tool.id, edtechId: tool.edtechId }, role: profile.role }),
     pairwiseIds({ kind: "tool", id: tool.id }),
   ]);
   if (!owner) throw notFound;

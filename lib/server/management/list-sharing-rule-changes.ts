@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { PROFILE_ROLES, type TProfileRole } from "@/lib/validations/data-api";
 import { PAGE_SIZE } from "@/lib/validations/management";
 import { requireInReach } from "./require-in-reach";
 import { subtreeOf } from "./subtree-of";
@@ -11,6 +12,8 @@ import { toPage, type TPage } from "./to-page";
 export interface TSharingRules {
   allowed: string[];
   anonymized: string[];
+  /** Per-role overrides (docs/decisions/015-sharing-rules-per-role.md), when some role differs; absent roles follow the base. */
+  roles?: Partial<Record<TProfileRole, { allowed: string[]; anonymized: string[] }>>;
 }
 
 export type TRuleChange =
@@ -32,7 +35,14 @@ export interface TRuleChangeRow {
 // rules land) and of the edtech contracts, written by set-application-access / set-edtech-link.
 const ACTIONS = ["application_access.set", "application_access.delete", "tool_sharing.set", "tool_sharing.delete", "edtech_link.create", "edtech_link.delete"];
 
-const ZRules = z.object({ allowed: z.array(z.string()), anonymized: z.array(z.string()) }).nullable().catch(null);
+const ZLists = z.object({ allowed: z.array(z.string()), anonymized: z.array(z.string()) });
+// Without `roles` (every row written before per-role rules, and rules alike for every role) each
+// role follows the base.
+const ZRules = ZLists.extend({
+  roles: z.partialRecord(z.enum(PROFILE_ROLES), ZLists).optional().catch(undefined),
+})
+  .nullable()
+  .catch(null);
 const ZDetails = z.object({
   partnerName: z.string().optional().catch(undefined),
   before: z.unknown().optional(),

@@ -21,7 +21,7 @@ export async function setApplicationAccess(
       : { institutionId: ZIdSchema.parse(options.remove.institutionId), applicationId: ZIdSchema.parse(options.remove.applicationId), rules: null };
   const institution = requireInReach({ scope: options.scope, institutionId: target.institutionId });
   const application = await db().oAuthApplication.findUnique({ where: { id: target.applicationId }, select: { id: true, name: true, edtechId: true } });
-  const rule = application && (await resolveSharingRule({ institutionId: institution.id, partner: { kind: "application", id: application.id, edtechId: application.edtechId } }));
+  const rule = application && (await resolveSharingRule({ institutionId: institution.id, partner: { kind: "application", id: application.id, edtechId: application.edtechId }, role: null }));
   if (!application || !rule || !hasContract(rule)) throw new AppError("not_found", "Aplicação não encontrada entre as edtechs vinculadas.");
 
   const where = { institutionId_applicationId: { institutionId: institution.id, applicationId: application.id } };
@@ -29,6 +29,7 @@ export async function setApplicationAccess(
     scope: options.scope,
     institutionId: institution.id,
     rules: target.rules,
+    roles: "roles" in target ? target.roles : {},
     store: {
       find: (tx) => tx.applicationAccess.findUnique({ where }),
       upsert: (tx, rule) => tx.applicationAccess.upsert({ where, create: { institutionId: institution.id, applicationId: application.id, ...rule }, update: rule }),

@@ -22,7 +22,7 @@ export async function setToolSharing(
       : { institutionId: ZIdSchema.parse(options.remove.institutionId), toolId: ZIdSchema.parse(options.remove.toolId), rules: null };
   const institution = requireInReach({ scope: options.scope, institutionId: target.institutionId });
   const tool = await db().tool.findUnique({ where: { id: target.toolId }, select: { id: true, edtechId: true, title: true } });
-  const current = tool ? await resolveSharingRule({ institutionId: institution.id, partner: { kind: "tool", id: tool.id, edtechId: tool.edtechId } }) : null;
+  const current = tool ? await resolveSharingRule({ institutionId: institution.id, partner: { kind: "tool", id: tool.id, edtechId: tool.edtechId }, role: null }) : null;
   if (!tool || !current || !hasContract(current)) throw new AppError("not_found", "Ferramenta não encontrada entre as edtechs vinculadas.");
 
   const where = { institutionId_toolId: { institutionId: institution.id, toolId: tool.id } };
@@ -30,6 +30,7 @@ export async function setToolSharing(
     scope: options.scope,
     institutionId: institution.id,
     rules: target.rules,
+    roles: "roles" in target ? target.roles : {},
     store: {
       find: (tx) => tx.toolSharing.findUnique({ where }),
       upsert: (tx, rule) => tx.toolSharing.upsert({ where, create: { institutionId: institution.id, toolId: tool.id, ...rule }, update: rule }),

@@ -1,12 +1,21 @@
 // A partner's sharing rule as /gestao shows and edits it, for applications and tools alike: one
 // choice per personal attribute (permitido, anonimizado, nao_compartilhado), stored as the
-// allowed/anonymized arrays every channel reads (lib/server/privacy/resolve-sharing-rule.ts).
+// allowed/anonymized arrays every channel reads (lib/server/privacy/resolve-sharing-rule.ts), plus
+// per-role overrides of the same shape (roleOverrides; docs/decisions/015-sharing-rules-per-role.md).
 import { db } from "@/lib/db";
-import { PERSONAL_ATTRIBUTES, type TPersonalAttribute } from "@/lib/validations/data-api";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { parseRoleOverrides } from "@/lib/server/data-api/privacy";
+import { PERSONAL_ATTRIBUTES, PROFILE_ROLES, type TPersonalAttribute, type TProfileRole } from "@/lib/validations/data-api";
 import type { TAttributeRule } from "@/lib/validations/management";
 import { listAncestors, type TAncestor } from "./list-ancestors";
 
 export type TAttributeRules = Record<TPersonalAttribute, TAttributeRule>;
+
+/** Per-role overrides, one rule per attribute each; a role absent follows the base rules. */
+export type TRoleRules = Partial<Record<TProfileRole, TAttributeRules>>;
+
+/** The stored overrides, in the order of PROFILE_ROLES and without those equal to the base. */
+export type TStoredRoleOverrides = Partial<Record<TProfileRole, { allowedAttributes: TPersonalAttribute[]; anonymizedAttributes: TPersonalAttribute[] }>>;
 
 /** allowed/anonymized arrays → one rule per attribute (unknown names in old rows are ignored). */
 export function toRules(allowed: string[], anonymized: string[]): TAttributeRules {
@@ -23,6 +32,31 @@ export function fromRules(rules: TAttributeRules): { allowedAttributes: TPersona
   };
 }
 
+/** The stored roleOverrides JSON → one rule per attribute per overridden role. */
+export function toRoleRules(roleOverrides: unknown): TRoleRules {
+  const parsed = parseRoleOverrides(roleOverrides);
+  return Object.fromEntries(
+    PROFILE_ROLES.flatMap((role) => {
+      const o = parsed[role];
+      return o ? [[role, toRules(o.allowedAttributes, o.anonymizedAttributes)]] : [];
+    }),
+  );
+}
+
+/**
+ * Per-role rules → the stored overrides. A role whose rules equal the base is dropped: it follows
+ * the base, and changes with it.
+ */
+export function fromRoleRules(base: TAttributeRules, roles: TRoleRules): TStoredRoleOverrides {
+  const same = (rules: TAttributeRules) => PERSONAL_ATTRIBUTES.every((a) => rules[a] === base[a]);
+  return Object.fromEntries(
+    PROFILE_ROLES.flatMap((role) => {
+      const rules = roles[role];
+      return rules && !same(rules) ? [[role, fromRules(rules)]] : [];
+    }),
+  );
+}
+
 /** The institution and its ancestors (nearest first) and the edtechs with a contract anywhere on that chain. */
 export async function linkedEdtechsUp(institutionId: string): Promise<{ chain: TAncestor[]; edtechIds: string[] }> {
   const chain = await listAncestors({ institutionId });
@@ -33,23 +67,31 @@ export async function linkedEdtechsUp(institutionId: string): Promise<{ chain: T
 export interface TRuleState {
   /** The institution's own rule, or null when it has none. */
   own: TAttributeRules | null;
+  /** The own rule's per-role overrides (empty without an own rule). */
+  ownRoles: TRoleRules;
   /** The nearest ancestor's rule, which applies when there is no own one. */
-  inherited: { institutionId: string; institutionName: string; rules: TAttributeRules } | null;
+  inherited: { institutionId: string; institutionName: string; rules: TAttributeRules; roles: TRoleRules } | null;
   ownUpdatedAt: Date | null;
 }
 
 /** A partner's rule at `chain[0]`, from its rule rows on the chain (ApplicationAccess or ToolSharing). */
 export function ruleStateAt(
   chain: readonly TAncestor[],
-  rows: readonly { institutionId: string; allowedAttributes: string[]; anonymizedAttributes: string[]; updatedAt: Date }[],
+  rows: readonly { institutionId: string; allowedAttributes: string[]; anonymizedAttributes: string[]; roleOverrides: Prisma.JsonValue; updatedAt: Date }[],
 ): TRuleState {
   const [here, ...above] = chain;
   const own = rows.find((r) => r.institutionId === here?.id) ?? null;
   const nearest = above.map((c) => ({ c, row: rows.find((r) => r.institutionId === c.id) })).find((x) => x.row);
   return {
     own: own ? toRules(own.allowedAttributes, own.anonymizedAttributes) : null,
+    ownRoles: own ? toRoleRules(own.roleOverrides) : {},
     inherited: nearest?.row
-      ? { institutionId: nearest.c.id, institutionName: nearest.c.name, rules: toRules(nearest.row.allowedAttributes, nearest.row.anonymizedAttributes) }
+      ? {
+          institutionId: nearest.c.id,
+          institutionName: nearest.c.name,
+          rules: toRules(nearest.row.allowedAttributes, nearest.row.anonymizedAttributes),
+          roles: toRoleRules(nearest.row.roleOverrides),
+        }
       : null,
     ownUpdatedAt: own?.updatedAt ?? null,
   };

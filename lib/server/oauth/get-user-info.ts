@@ -114,7 +114,7 @@ export async function getUserInfo(options: {
     select: { id: true, role: true, person: true, institution: { select: { id: true, name: true, kind: true } } },
   });
   if (!profile) return invalidToken("The profile of this access token no longer exists");
-  const access = await resolveApplicationAccess({ institutionId: profile.institution.id, application: record.application });
+  const access = await resolveApplicationAccess({ institutionId: profile.institution.id, application: record.application, role: profile.role });
   if (!access.enabled) return invalidToken("The institution no longer enables this application");
 
   const { configuration } = access;

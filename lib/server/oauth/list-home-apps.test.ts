@@ -21,24 +21,24 @@ beforeAll(async () => {
 
 describe("resolveApplicationAccess", () => {
   it("inherits the network's access row; a school's own row is the nearest and wins", async () => {
-    expect(await resolveApplicationAccess({ institutionId: w.schoolA, application: w.app })).toEqual({
+    expect(await resolveApplicationAccess({ institutionId: w.schoolA, application: w.app, role: "aluno" })).toEqual({
       enabled: true,
       configuration: { allowed: ["nome_usuario", "idade", "email_usuario"], anonymized: ["email_usuario"] },
     });
-    expect(await resolveApplicationAccess({ institutionId: w.schoolB, application: w.app })).toEqual({
+    expect(await resolveApplicationAccess({ institutionId: w.schoolB, application: w.app, role: "aluno" })).toEqual({
       enabled: true,
       configuration: { allowed: ["nome_usuario"], anonymized: [] },
     });
   });
 
   it("needs both the edtech's contract and the application's access row", async () => {
-    expect(await resolveApplicationAccess({ institutionId: w.schoolC, application: w.app })).toEqual({ enabled: false, reason: "no_contract" });
+    expect(await resolveApplicationAccess({ institutionId: w.schoolC, application: w.app, role: "aluno" })).toEqual({ enabled: false, reason: "no_contract" });
     const unlisted = await createTestApp("Sem acesso");
     await db().edtechLink.create({ data: { institutionId: w.network, edtechId: unlisted.edtechId } });
-    expect(await resolveApplicationAccess({ institutionId: w.schoolA, application: unlisted })).toEqual({ enabled: false, reason: "not_enabled" });
+    expect(await resolveApplicationAccess({ institutionId: w.schoolA, application: unlisted, role: "aluno" })).toEqual({ enabled: false, reason: "not_enabled" });
     const noContract = await createTestApp("Sem contrato");
     await grantApplication(w.schoolA, noContract.id, ["nome_usuario"]);
-    expect(await resolveApplicationAccess({ institutionId: w.schoolA, application: noContract })).toEqual({ enabled: false, reason: "no_contract" });
+    expect(await resolveApplicationAccess({ institutionId: w.schoolA, application: noContract, role: "aluno" })).toEqual({ enabled: false, reason: "no_contract" });
   });
 });
 

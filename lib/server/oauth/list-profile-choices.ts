@@ -19,7 +19,7 @@ export async function listProfileChoices(options: {
   // A person has a handful of profiles: one small query each keeps the rule in one place.
   return Promise.all(
     profiles.map(async (p) => {
-      const access = await resolveApplicationAccess({ institutionId: p.institution.id, application: options.application });
+      const access = await resolveApplicationAccess({ institutionId: p.institution.id, application: options.application, role: p.role });
       return { id: p.id, role: p.role, institution: { id: p.institution.id, name: p.institution.name }, enabled: access.enabled };
     }),
   );

@@ -6,6 +6,7 @@
 // same way through both interfaces (pseudonyms included).
 import type { TAttributeConfiguration } from "@/lib/server/data-api/privacy";
 import { resolveSharingRule } from "@/lib/server/privacy/resolve-sharing-rule";
+import type { TProfileRole } from "@/lib/validations/data-api";
 
 export type TApplicationAccess =
   | { enabled: true; configuration: TAttributeConfiguration }
@@ -14,7 +15,9 @@ export type TApplicationAccess =
 export async function resolveApplicationAccess(options: {
   institutionId: string;
   application: { id: string; edtechId: string };
+  /** The role of the profile the data is about: the rule may differ per role. */
+  role: TProfileRole;
 }): Promise<TApplicationAccess> {
-  const rule = await resolveSharingRule({ institutionId: options.institutionId, partner: { kind: "application", ...options.application } });
+  const rule = await resolveSharingRule({ institutionId: options.institutionId, partner: { kind: "application", ...options.application }, role: options.role });
   return rule.enabled ? { enabled: true, configuration: rule.configuration } : rule;
 }

@@ -32,8 +32,7 @@ export interface TSharingProfile {
 
 /** The one call into the rule engine for a person's profile. */
 function ruleFor(profile: TSharingProfile, partner: TSharingPartner): Promise<TSharingRule> {
-  // The profile's role is known here: per-role rules are passed through this call.
-  return resolveSharingRule({ institutionId: profile.institutionId, partner });
+  return resolveSharingRule({ institutionId: profile.institutionId, partner, role: profile.role });
 }
 
 function sharedAttributes(rule: TSharingRule, channelAttributes: readonly TPersonalAttribute[] | null): TSharedAttribute[] {

@@ -10,10 +10,20 @@
 // Without any rule row an application is not enabled (the manager enables it by choosing its
 // rules); a tool is enabled by its placement, so it is launched with no personal attribute
 // (docs/decisions/012-one-sharing-rule.md).
+// A rule row may override its base rule per role (docs/decisions/015-sharing-rules-per-role.md):
+// the nearest row decides, and within it the role's override if it has one, else its base. Every
+// channel passes the role of the profile the data is about.
 // The Data API reads the same rows in its own one-round-trip query (authorize-data-access.ts),
 // which also combines the descendants' rules for a network-wide read.
 import { database } from "@/lib/db";
-import { combineAccessSettings, type TAttributeConfiguration } from "@/lib/server/data-api/privacy";
+import {
+  combineRuleSettings,
+  parseRoleOverrides,
+  strictestConfiguration,
+  type TAttributeConfiguration,
+  type TRoleConfigurations,
+} from "@/lib/server/data-api/privacy";
+import type { TProfileRole } from "@/lib/validations/data-api";
 
 export interface TSharingPartner {
   kind: "application" | "tool";
@@ -24,7 +34,10 @@ export interface TSharingPartner {
 export type TSharingRule =
   | {
       enabled: true;
+      /** The rule for the role asked for (the strictest of all roles when asked for none). */
       configuration: TAttributeConfiguration;
+      /** The rule of every role. */
+      byRole: TRoleConfigurations;
       /** Where the rule applied comes from; null for a tool with no rule row (nothing shared). */
       ruleInstitutionId: string | null;
     }
@@ -36,6 +49,7 @@ interface Row {
   linked: boolean;
   allowedAttributes: string[] | null;
   anonymizedAttributes: string[] | null;
+  roleOverrides: unknown;
 }
 
 // A cycle cannot be created through the services, but a bound keeps a bad row from looping.
@@ -50,7 +64,7 @@ WITH RECURSIVE up AS (
 )
 SELECT up.id, up.depth,
        EXISTS (SELECT 1 FROM "EdtechLink" l WHERE l."institutionId" = up.id AND l."edtechId" = $2::uuid) AS linked,
-       r."allowedAttributes", r."anonymizedAttributes"
+       r."allowedAttributes", r."anonymizedAttributes", r."roleOverrides"
   FROM up LEFT JOIN "${table}" r ON r."institutionId" = up.id AND r."${partnerColumn}" = $3::uuid
  ORDER BY up.depth`;
 
@@ -65,18 +79,26 @@ export function hasContract(rule: TSharingRule): boolean {
   return rule.enabled || rule.reason !== "no_contract";
 }
 
-export async function resolveSharingRule(options: { institutionId: string; partner: TSharingPartner }): Promise<TSharingRule> {
+/**
+ * The rule for data about a profile of `role` at the institution. `role: null` is for callers that
+ * only check the contract or need every role's rule (`byRole`); its `configuration` is then the
+ * strictest of all roles.
+ */
+export async function resolveSharingRule(options: { institutionId: string; partner: TSharingPartner; role: TProfileRole | null }): Promise<TSharingRule> {
   const { partner } = options;
   const rows = await database().sql.query<Row>(SQL[partner.kind], [options.institutionId, partner.edtechId, partner.id]);
   if (!rows.some((r) => r.linked)) return { enabled: false, reason: "no_contract" };
   const nearest = rows.find((r) => r.allowedAttributes !== null);
-  if (!nearest) {
-    if (partner.kind === "application") return { enabled: false, reason: "not_enabled" };
-    return { enabled: true, configuration: combineAccessSettings([{ allowedAttributes: [], anonymizedAttributes: [] }]), ruleInstitutionId: null };
-  }
+  if (!nearest && partner.kind === "application") return { enabled: false, reason: "not_enabled" };
+  const byRole = combineRuleSettings([
+    nearest
+      ? { allowedAttributes: nearest.allowedAttributes ?? [], anonymizedAttributes: nearest.anonymizedAttributes ?? [], roleOverrides: parseRoleOverrides(nearest.roleOverrides) }
+      : { allowedAttributes: [], anonymizedAttributes: [], roleOverrides: {} },
+  ]);
   return {
     enabled: true,
-    configuration: combineAccessSettings([{ allowedAttributes: nearest.allowedAttributes ?? [], anonymizedAttributes: nearest.anonymizedAttributes ?? [] }]),
-    ruleInstitutionId: nearest.id,
+    configuration: options.role ? byRole[options.role] : strictestConfiguration(byRole),
+    byRole,
+    ruleInstitutionId: nearest?.id ?? null,
   };
 }

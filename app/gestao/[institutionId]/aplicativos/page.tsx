@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { ActionForm } from "@/components/gestao/action-form";
 import { ConfirmAction } from "@/components/gestao/confirm-action";
 import { formatDateTime } from "@/components/gestao/labels";
+import { ROLE_LABEL } from "@/lib/labels";
 import { card, sectionTitle } from "@/components/gestao/styles";
 import { listApplicationAccess, type TApplicationAccessRow } from "@/lib/server/management/list-application-access";
 import { listEdtechLinks } from "@/lib/server/management/list-edtech-links";
@@ -109,6 +110,7 @@ export default async function ApplicationsPage({ params, searchParams }: Props) 
                 hidden={{ applicationId: app.applicationId }}
                 attributes={PERSONAL_ATTRIBUTES}
                 own={app.own}
+                ownRoles={app.ownRoles}
                 inherited={app.inherited}
                 noInheritedLabel="Não habilitar"
                 ownUpdatedAt={app.ownUpdatedAt}
@@ -130,22 +132,40 @@ export default async function ApplicationsPage({ params, searchParams }: Props) 
               {preview.status === "no_contract" ? "A edtech desta aplicação não tem vínculo com esta instituição: a API responde 401." : "A aplicação não está habilitada aqui: a API responde 403 e nada é entregue."}
             </p>
           ) : (
-            <div className="mt-4 grid gap-4 lg:grid-cols-2">
-              <div>
-                <h3 className="mb-1 text-sm font-semibold">Resposta da API (configuracao e o registro)</h3>
-                <pre data-testid="preview-api" className="max-h-[28rem] overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
-                  {JSON.stringify({ configuracao: preview.configuracao, dados: preview.evento ? { usuario: [preview.evento] } : {} }, null, 2)}
-                </pre>
+            <>
+              <div className="mt-4 grid gap-4 lg:grid-cols-2">
+                <div>
+                  <h3 className="mb-1 text-sm font-semibold">Resposta da API (configuracao e o registro)</h3>
+                  <pre data-testid="preview-api" className="max-h-[28rem] overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+                    {JSON.stringify({ configuracao: preview.configuracao, dados: preview.evento ? { usuario: [preview.evento] } : {} }, null, 2)}
+                  </pre>
+                </div>
+                <div>
+                  <h3 className="mb-1 text-sm font-semibold">O mesmo registro no Hub</h3>
+                  {preview.original ? (
+                    <pre className="max-h-[28rem] overflow-auto rounded-md bg-slate-100 p-3 text-xs text-slate-800">{JSON.stringify(preview.original, null, 2)}</pre>
+                  ) : (
+                    <p className="text-sm text-slate-600">Esta instituição ainda não tem usuários: cadastre alguém para ver a prévia.</p>
+                  )}
+                </div>
               </div>
-              <div>
-                <h3 className="mb-1 text-sm font-semibold">O mesmo registro no Hub</h3>
-                {preview.original ? (
-                  <pre className="max-h-[28rem] overflow-auto rounded-md bg-slate-100 p-3 text-xs text-slate-800">{JSON.stringify(preview.original, null, 2)}</pre>
-                ) : (
-                  <p className="text-sm text-slate-600">Esta instituição ainda não tem usuários: cadastre alguém para ver a prévia.</p>
-                )}
-              </div>
-            </div>
+              {preview.porPerfil.length > 0 && (
+                <section aria-labelledby="preview-roles-title" className="mt-6">
+                  <h3 id="preview-roles-title" className="text-sm font-semibold">Por perfil</h3>
+                  <p className="text-sm text-slate-600">Cada registro segue a regra do perfil da pessoa. Abaixo, a pessoa alterada mais recentemente de cada perfil, como a API a entrega.</p>
+                  <ul className="mt-2 grid gap-4 lg:grid-cols-2">
+                    {preview.porPerfil.map((sample) => (
+                      <li key={sample.role} aria-labelledby={`preview-role-${sample.role}`}>
+                        <h4 id={`preview-role-${sample.role}`} className="mb-1 text-sm font-medium">{ROLE_LABEL[sample.role]}</h4>
+                        <pre data-testid={`preview-api-${sample.role}`} className="max-h-[20rem] overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+                          {JSON.stringify(sample.evento?.registro ?? null, null, 2)}
+                        </pre>
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              )}
+            </>
           )}
         </section>
       )}

@@ -11,12 +11,21 @@ import { listPlacements, type TPlacementRow } from "@/lib/server/management/list
 import { listToolSharing, type TToolSharingRow } from "@/lib/server/management/list-tool-sharing";
 import { previewToolLaunch } from "@/lib/server/management/preview-tool-launch";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
-import { ZListQuerySchema } from "@/lib/validations/management";
+import { PERSONAL_ATTRIBUTES, PROFILE_ROLES } from "@/lib/validations/data-api";
+import { roleRuleField, ZListQuerySchema } from "@/lib/validations/management";
 import { PreviewPersonSearch } from "@/components/gestao/preview-person-search";
 import { SharingRuleCard } from "@/components/gestao/sharing-rule-card";
 import { placementAction, toolSharingAction } from "../actions";
 
 export const metadata: Metadata = { title: "Ferramentas" };
+
+// A launch carries only name and e-mail: the other attributes are never sent, for any role.
+const NOT_LAUNCHED = Object.fromEntries(
+  PERSONAL_ATTRIBUTES.filter((a) => !(LAUNCH_ATTRIBUTES as readonly string[]).includes(a)).flatMap((a) => [
+    [a, "nao_compartilhado"],
+    ...PROFILE_ROLES.map((role) => [roleRuleField(role, a), "nao_compartilhado"]),
+  ]),
+);
 
 type Props = { params: Promise<{ institutionId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -131,9 +140,10 @@ export default async function PlacementsPage({ params, searchParams }: Props) {
                 previewLabel="Ver o que esta ferramenta recebe"
                 action={sharingAction}
                 // A launch carries only name and e-mail; the other attributes are never sent.
-                hidden={{ toolId: tool.toolId, idade: "nao_compartilhado", cpf: "nao_compartilhado", telefone: "nao_compartilhado" }}
+                hidden={{ toolId: tool.toolId, ...NOT_LAUNCHED }}
                 attributes={LAUNCH_ATTRIBUTES}
                 own={tool.own}
+                ownRoles={tool.ownRoles}
                 inherited={tool.inherited}
                 noInheritedLabel="Nenhum dado pessoal"
                 ownUpdatedAt={tool.ownUpdatedAt}
@@ -155,21 +165,41 @@ export default async function PlacementsPage({ params, searchParams }: Props) {
           ) : preview.status === "no_person" ? (
             <p className="mt-4 text-sm text-slate-600">Esta instituição ainda não tem usuários: cadastre alguém para ver a prévia.</p>
           ) : (
-            <div className="mt-4 grid gap-4 lg:grid-cols-2">
-              <div>
-                <h3 className="mb-1 text-sm font-semibold">Campos pessoais do lançamento</h3>
-                <pre data-testid="preview-launch" className="max-h-[28rem] overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
-                  {JSON.stringify(Object.fromEntries(preview.fields), null, 2)}
-                </pre>
-                {preview.fields.length === 0 && <p className="mt-1 text-sm text-slate-600">Nenhum dado pessoal: a ferramenta recebe apenas o identificador do perfil e o papel.</p>}
+            <>
+              <div className="mt-4 grid gap-4 lg:grid-cols-2">
+                <div>
+                  <h3 className="mb-1 text-sm font-semibold">Campos pessoais do lançamento</h3>
+                  <pre data-testid="preview-launch" className="max-h-[28rem] overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+                    {JSON.stringify(Object.fromEntries(preview.fields), null, 2)}
+                  </pre>
+                  {preview.fields.length === 0 && <p className="mt-1 text-sm text-slate-600">Nenhum dado pessoal: a ferramenta recebe apenas o identificador do perfil e o papel.</p>}
+                </div>
+                <div>
+                  <h3 className="mb-1 text-sm font-semibold">A mesma pessoa no Hub ({preview.person.institutionName}, {ROLE_LABEL[preview.person.role]})</h3>
+                  <pre className="max-h-[28rem] overflow-auto rounded-md bg-slate-100 p-3 text-xs text-slate-800">
+                    {JSON.stringify({ nome_usuario: preview.person.name, email_usuario: preview.person.email }, null, 2)}
+                  </pre>
+                </div>
               </div>
-              <div>
-                <h3 className="mb-1 text-sm font-semibold">A mesma pessoa no Hub ({preview.person.institutionName})</h3>
-                <pre className="max-h-[28rem] overflow-auto rounded-md bg-slate-100 p-3 text-xs text-slate-800">
-                  {JSON.stringify({ nome_usuario: preview.person.name, email_usuario: preview.person.email }, null, 2)}
-                </pre>
-              </div>
-            </div>
+              {preview.porPerfil.length > 0 && (
+                <section aria-labelledby="tool-preview-roles-title" className="mt-6">
+                  <h3 id="tool-preview-roles-title" className="text-sm font-semibold">Por perfil</h3>
+                  <p className="text-sm text-slate-600">Cada lançamento segue a regra do perfil de quem abre a ferramenta. Abaixo, a pessoa alterada mais recentemente de cada perfil.</p>
+                  <ul className="mt-2 grid gap-4 lg:grid-cols-2">
+                    {preview.porPerfil.map((sample) => (
+                      <li key={sample.person.role} aria-labelledby={`tool-preview-role-${sample.person.role}`}>
+                        <h4 id={`tool-preview-role-${sample.person.role}`} className="mb-1 text-sm font-medium">
+                          {ROLE_LABEL[sample.person.role]} ({sample.person.name})
+                        </h4>
+                        <pre data-testid={`preview-launch-${sample.person.role}`} className="max-h-[20rem] overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+                          {JSON.stringify(Object.fromEntries(sample.fields), null, 2)}
+                        </pre>
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              )}
+            </>
           )}
         </section>
       )}

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Fragment } from "react";
 import { AccessLogTabs } from "@/components/gestao/access-log-tabs";
 import { DataTable } from "@/components/gestao/data-table";
 import { ATTRIBUTE_LABEL, formatDateTime } from "@/components/gestao/labels";
@@ -6,6 +7,8 @@ import { Pagination } from "@/components/gestao/pagination";
 import { inputClass, secondaryButton, sectionTitle } from "@/components/gestao/styles";
 import { listSharingRuleChanges, type TRuleChange, type TRuleChangeRow, type TSharingRules } from "@/lib/server/management/list-sharing-rule-changes";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
+import { ROLE_LABEL } from "@/lib/labels";
+import { PROFILE_ROLES } from "@/lib/validations/data-api";
 import { ZRuleHistoryQuerySchema } from "@/lib/validations/management";
 
 export const metadata: Metadata = { title: "Mudanças nas regras de compartilhamento" };
@@ -19,12 +22,23 @@ const attributeLabel = (name: string) => (ATTRIBUTE_LABEL as Record<string, stri
 
 function Rules({ rules, label }: { rules: TSharingRules | null; label: string }) {
   if (!rules) return <p><span className="sr-only">{label}: </span><span className="text-slate-500">Sem regra própria (vale a da instituição acima)</span></p>;
-  const shared = rules.allowed.filter((a) => !rules.anonymized.includes(a));
-  const anonymized = rules.allowed.filter((a) => rules.anonymized.includes(a));
+  const lists = (r: { allowed: string[]; anonymized: string[] }, prefix = "") => {
+    const shared = r.allowed.filter((a) => !r.anonymized.includes(a));
+    const anonymized = r.allowed.filter((a) => r.anonymized.includes(a));
+    return (
+      <>
+        <div><dt className="inline font-medium">{prefix}Compartilhados: </dt><dd className="inline">{shared.length ? shared.map(attributeLabel).join(", ") : "nenhum"}</dd></div>
+        <div><dt className="inline font-medium">{prefix}Anonimizados: </dt><dd className="inline">{anonymized.length ? anonymized.map(attributeLabel).join(", ") : "nenhum"}</dd></div>
+      </>
+    );
+  };
+  const overridden = PROFILE_ROLES.filter((role) => rules.roles?.[role]);
   return (
     <dl className="space-y-0.5" aria-label={label}>
-      <div><dt className="inline font-medium">Compartilhados: </dt><dd className="inline">{shared.length ? shared.map(attributeLabel).join(", ") : "nenhum"}</dd></div>
-      <div><dt className="inline font-medium">Anonimizados: </dt><dd className="inline">{anonymized.length ? anonymized.map(attributeLabel).join(", ") : "nenhum"}</dd></div>
+      {lists(rules)}
+      {overridden.map((role) => (
+        <Fragment key={role}>{lists(rules.roles![role]!, `${ROLE_LABEL[role]} · `)}</Fragment>
+      ))}
     </dl>
   );
 }
