@@ -125,7 +125,14 @@ test("a manager's class life cycle is exactly the Data API's events, in order, a
   await expect.poll(async () => (events = await lifeCycle()).length).toBe(3);
   expect(events.map((e) => `${e.entity}.${e.evento}`)).toEqual(["turma.insert", "turmaAluno.insert", "turmaAluno.delete"]);
   expect(events[0]!.registro).toMatchObject({ id: classId, nome: className, serie: "9º ano", codigoPeriodo: "2026" });
-  expect(events[1]!.registro).toMatchObject({ turmaId: classId, alunoId: studentProfileId });
+  // alunoId is the demo application's own id of the student (pairwise, decision 014): not the
+  // hub's profile id, and the id its user_id filter finds the student's usuario record by.
+  expect(events[1]!.registro).toMatchObject({ turmaId: classId });
+  const alunoId = String(events[1]!.registro.alunoId);
+  expect(alunoId).not.toBe(studentProfileId);
+  const student = (await dataApi(page, school1, { user_id: alunoId, only: "usuario" })).dados.usuario ?? [];
+  expect(student.length).toBeGreaterThan(0);
+  expect(student.every((e) => e.registro.id === alunoId)).toBe(true);
   expect(events[2]!.registro).toEqual(events[1]!.registro);
 
   // The dashboard counts changed accordingly.
@@ -146,8 +153,20 @@ test("allowed → anonymized changes the next Data API response, its configuraca
   await signIn(page, MANAGER);
   const { school1 } = await schoolIds(page);
   const studentProfileId = await profileIdOf(page, school1, STUDENT);
+  // The application names the student by its own (pairwise) id, found once by name while the name
+  // is shared; it is never the hub's profile id.
+  let partnerUserId: string | undefined;
   const read = async (profileId: string) => {
-    const response = await page.request.get(`/manager/v1/data/${school1}?${new URLSearchParams({ user_id: profileId, only: "usuario" })}`, { headers: { "x-api-key": key } });
+    if (!partnerUserId) {
+      const found = async () => {
+        const all = await page.request.get(`/manager/v1/data/${school1}?only=usuario`, { headers: { "x-api-key": key } });
+        const ids = ((await all.json()) as DataBody).dados.usuario?.filter((e) => e.registro.nome_usuario === STUDENT).map((e) => String(e.registro.id)) ?? [];
+        return (partnerUserId = ids.at(-1));
+      };
+      await expect.poll(found, { message: `${STUDENT} in the new application's feed` }).toMatch(/^[0-9a-f-]{36}$/);
+      expect(partnerUserId).not.toBe(profileId);
+    }
+    const response = await page.request.get(`/manager/v1/data/${school1}?${new URLSearchParams({ user_id: partnerUserId ?? "", only: "usuario" })}`, { headers: { "x-api-key": key } });
     expect(response.status()).toBe(200);
     return (await response.json()) as DataBody;
   };

@@ -23,6 +23,17 @@ async function switchProfile(page: Page, label: string): Promise<void> {
   }).toPass({ timeout: 20_000 });
 }
 
+/**
+ * The launch's user_id: the tool's own (pairwise) id of the profile, a UUID that is not the hub's
+ * profile id (docs/decisions/014-pairwise-identifiers.md).
+ */
+async function toolUserId(page: Page, profileId: string): Promise<string> {
+  const id = (await page.locator("#lti-user-id").innerText()).trim();
+  expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  expect(id).not.toBe(profileId);
+  return id;
+}
+
 function gallery(page: Page) {
   return page.getByRole("list", { name: "Ferramentas disponíveis" });
 }
@@ -42,7 +53,7 @@ test("Ana opens the demo tool as teacher (Instructor), then as guardian (Mentor)
 
   await expect(page).toHaveURL(/\/demo-tool\/launch$/);
   await expect(page.getByRole("heading", { name: "Lançamento LTI recebido" })).toBeVisible();
-  await expect(page.locator("#lti-user-id")).toHaveText(teacherId);
+  const teacherToolId = await toolUserId(page, teacherId);
   await expect(page.locator("#lti-roles")).toHaveText("Instructor");
 
   await page.getByRole("link", { name: "Voltar ao Hub" }).click();
@@ -53,7 +64,7 @@ test("Ana opens the demo tool as teacher (Instructor), then as guardian (Mentor)
   await gallery(page).getByRole("link", { name: `Abrir ${DEMO_TOOL}` }).click();
 
   await expect(page.getByRole("heading", { name: "Lançamento LTI recebido" })).toBeVisible();
-  await expect(page.locator("#lti-user-id")).toHaveText(guardianId);
+  expect(await toolUserId(page, guardianId)).not.toBe(teacherToolId);
   await expect(page.locator("#lti-roles")).toHaveText("Mentor");
 });
 
@@ -114,6 +125,6 @@ test("a student sees only the tools placed for students", async ({ page }) => {
 
   await gallery(page).getByRole("link", { name: `Abrir ${DEMO_TOOL}` }).click();
   await expect(page.getByRole("heading", { name: "Lançamento LTI recebido" })).toBeVisible();
-  await expect(page.locator("#lti-user-id")).toHaveText(await sessionProfileId(page));
+  await toolUserId(page, await sessionProfileId(page));
   await expect(page.locator("#lti-roles")).toHaveText("Learner");
 });

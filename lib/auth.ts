@@ -1,6 +1,6 @@
 import type { NextAuthOptions } from "next-auth";
 import { env } from "@/lib/env";
-import { SESSION_MAX_AGE_S } from "@/lib/server/auth/session-cookie";
+import { openSession, SESSION_MAX_AGE_S } from "@/lib/server/auth/session-cookie";
 import { safeCallbackUrl } from "@/lib/server/http/safe-callback-url";
 import { hubSecret } from "@/lib/server/crypto/hub-secret";
 
@@ -15,6 +15,8 @@ export function authOptions(): NextAuthOptions {
   return {
     secret: hubSecret(),
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S },
+    // Reads a cookie sealed with any secret of the key ring (written with the current one).
+    jwt: { decode: ({ token }) => openSession(token) },
     pages: { signIn: "/login", error: "/login" },
     providers: [],
     callbacks: {

@@ -20,6 +20,13 @@ const ZEnvSchema = z.object({
   HUB_DATA_DIR: z.string().min(1).default(".data"),
   HUB_BASE_URL: z.url().optional(),
   HUB_SECRET: z.string().min(32, "HUB_SECRET must have at least 32 characters").optional(),
+  // Secrets HUB_SECRET replaced, comma-separated: still read (sealed values, sessions), never
+  // written (docs/security.md, "Rotating HUB_SECRET").
+  HUB_PREVIOUS_SECRETS: z
+    .string()
+    .optional()
+    .transform((raw) => (raw ?? "").split(",").map((s) => s.trim()).filter(Boolean))
+    .refine((list) => list.every((s) => s.length >= 32), "HUB_PREVIOUS_SECRETS: each secret must have at least 32 characters"),
   HUB_TIME_ZONE: z
     .string()
     .default("America/Sao_Paulo")

@@ -1,7 +1,11 @@
-// Applies pending migrations and seeds the demo when the database is empty. Run by `npm start`
-// before the server opens the embedded database (PGlite allows one process at a time).
+// Applies pending migrations, seeds the demo when the database is empty, creates the identity
+// roots and re-seals with the current HUB_SECRET whatever an older secret sealed (after a
+// rotation: docs/security.md). Run by `npm start` before the server opens the embedded database
+// (PGlite allows one process at a time).
 import { configuredDatabase, createDatabase, database, setDatabase } from "@/lib/db";
 import { env } from "@/lib/env";
+import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
+import { resealSecrets } from "@/lib/server/crypto/reseal-secrets";
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { seedDemo } from "@/prisma/seed/demo";
 
@@ -16,6 +20,11 @@ async function main() {
   if (empty && process.env.HUB_SEED !== "0") {
     console.log("  seeding the demo data (first start only)…");
     await seedDemo({ baseUrl: env().HUB_BASE_URL });
+  }
+  await loadIdentityRoots();
+  const resealed = await resealSecrets();
+  if (resealed.toolSecrets + resealed.signingKeys + resealed.identityRoots > 0) {
+    console.log(`  re-sealed with the current HUB_SECRET: ${resealed.toolSecrets} LTI secrets, ${resealed.signingKeys} signing keys, ${resealed.identityRoots} identity roots`);
   }
   console.log(`  database ready (${sql.kind}) in ${Math.round(performance.now() - started)} ms`);
   await database().close();

@@ -13,7 +13,7 @@ describe("openIdConfiguration", () => {
       response_types_supported: ["code", "token", "id_token", "id_token token"],
       response_modes_supported: ["query", "fragment"],
       grant_types_supported: ["authorization_code", "implicit"],
-      subject_types_supported: ["public"],
+      subject_types_supported: ["pairwise"],
       id_token_signing_alg_values_supported: ["RS256"],
       token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
       code_challenge_methods_supported: ["S256"],

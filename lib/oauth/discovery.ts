@@ -59,7 +59,8 @@ export function openIdConfiguration(issuer: string): OpenIdConfiguration {
     response_types_supported: ["code", "token", "id_token", "id_token token"],
     response_modes_supported: ["query", "fragment"],
     grant_types_supported: ["authorization_code", "implicit"],
-    subject_types_supported: ["public"],
+    // OIDC Core §8: every application gets its own subject for a person (docs/decisions/014).
+    subject_types_supported: ["pairwise"],
     id_token_signing_alg_values_supported: ["RS256"],
     token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
     code_challenge_methods_supported: ["S256"],

@@ -7,6 +7,7 @@ import { buildLaunch } from "@/lib/server/launch/build-launch";
 import { createSchool, createTestTool, placeTool, shareWithTool, type TSchool } from "@/lib/server/launch/testing";
 import { setupTestDatabase } from "@/test/database";
 import { POST } from "./route";
+import { partnerIdOf, toolPartner } from "@/lib/server/privacy/pairwise-testing";
 
 process.env.HUB_BASE_URL = "http://hub.test";
 process.env.HUB_SECRET = "demo-tool-test-secret-demo-tool-test-secret";
@@ -79,7 +80,7 @@ describe("a valid launch", () => {
     expect(headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(headers.get("cache-control")).toBe("no-store");
     expect(headers.get("content-security-policy")).toContain("default-src 'none'");
-    expect(text).toContain(`<code id="lti-user-id">${s.teacher.id}</code>`);
+    expect(text).toContain(`<code id="lti-user-id">${await partnerIdOf(toolPartner(tool.id), s.teacher.id)}</code>`);
     expect(text).toContain(`<code id="lti-roles">Instructor</code>`);
     expect(text).toContain(placementId);
     expect(text).toContain(s.teacher.name);
@@ -92,7 +93,7 @@ describe("a valid launch", () => {
     const { status, text } = await post((await buildLaunch({ placementId, profile: s.guardian })).fields);
     expect(status).toBe(200);
     expect(text).toContain(`<code id="lti-roles">Mentor</code>`);
-    expect(text).toContain(s.guardian.id);
+    expect(text).toContain(await partnerIdOf(toolPartner(tool.id), s.guardian.id));
   });
 });
 

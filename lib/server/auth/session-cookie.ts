@@ -1,7 +1,7 @@
 import type { NextRequest, NextResponse } from "next/server";
 import { decode, encode, type JWT } from "next-auth/jwt";
 import { env } from "@/lib/env";
-import { hubSecret } from "@/lib/server/crypto/hub-secret";
+import { hubSecret, hubSecretRing } from "@/lib/server/crypto/hub-secret";
 
 /** How long a sign-in lasts; next-auth's session options use the same figure. */
 export const SESSION_MAX_AGE_S = 8 * 60 * 60;
@@ -23,10 +23,18 @@ export function sealSession(token: JWT): Promise<string> {
   return encode({ token, secret: hubSecret(), maxAge: SESSION_MAX_AGE_S });
 }
 
-/** The session's claims, or null when the cookie is absent, tampered with or expired. */
+/**
+ * The session's claims, or null when the cookie is absent, tampered with or expired. A cookie
+ * sealed with a secret HUB_SECRET replaced (HUB_PREVIOUS_SECRETS) still opens: rotating the
+ * secret signs nobody out; the next write seals it with the current one.
+ */
 export async function openSession(value: string | undefined): Promise<JWT | null> {
   if (!value) return null;
-  return decode({ token: value, secret: hubSecret() }).catch(() => null);
+  for (const secret of hubSecretRing()) {
+    const token = await decode({ token: value, secret }).catch(() => null);
+    if (token) return token;
+  }
+  return null;
 }
 
 /** Sets the session cookie to `token` on `response`, or clears it when `token` is null. */

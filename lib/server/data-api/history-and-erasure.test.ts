@@ -6,7 +6,7 @@
 // - an update that changed only an attribute an application cannot see is not delivered to it.
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
-import { database } from "@/lib/db";
+import { database, db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { GET as dataGet } from "@/app/manager/v1/data/[orgId]/route";
 import { GET as summaryGet } from "@/app/manager/v1/summary/[orgId]/route";
@@ -24,6 +24,7 @@ import { deleteProfile } from "@/lib/server/school-data/delete-profile";
 import { enrollStudent } from "@/lib/server/school-data/enroll-student";
 import { linkGuardian } from "@/lib/server/school-data/link-guardian";
 import { updatePerson } from "@/lib/server/school-data/update-person";
+import { applicationPartner, partnerIdOf, withGlobalIds } from "@/lib/server/privacy/pairwise-testing";
 import { setupTestDatabase } from "@/test/database";
 import type { TDataResponse } from "./read-data-page";
 import type { TSummaryNode } from "./count-event-tree";
@@ -43,8 +44,18 @@ async function grantedNow(name: string, rules: TRules = ALL_PLAIN): Promise<TPar
   return partner;
 }
 
+/**
+ * A global user_id in the query is sent as the application's own (pairwise) id of the profile, as
+ * a partner would; wholeFeed and pagedIds map the ids they read back to global ones (pairwise ids
+ * are tested in lib/server/privacy/pairwise-channels.test.ts).
+ */
 async function get(handler: typeof dataGet, path: string, key: string): Promise<{ status: number; text: string }> {
   const url = new URL(path, "http://hub.test");
+  const userId = url.searchParams.get("user_id");
+  if (userId) {
+    const application = await db().apiKey.findFirst({ where: { prefix: key.slice(0, 12) }, select: { applicationId: true } });
+    if (application) url.searchParams.set("user_id", await partnerIdOf(applicationPartner(application.applicationId), userId));
+  }
   const orgId = url.pathname.split("/")[4]!;
   const response = await handler(new NextRequest(url, { headers: { "x-api-key": key } }), { params: Promise.resolve({ orgId }) });
   return { status: response.status, text: await response.text() };
@@ -55,7 +66,7 @@ async function wholeFeed(partner: TPartner, query = ""): Promise<{ text: string;
   await waitForVisibleEvents();
   const r = await get(dataGet, `/manager/v1/data/${f.school1.id}${query ? `?${query}` : ""}`, partner.key);
   expect(r.status).toBe(200);
-  return { text: r.text, body: JSON.parse(r.text) as TDataResponse };
+  return { text: r.text, body: await withGlobalIds(partner.applicationId, JSON.parse(r.text) as TDataResponse) };
 }
 
 /** Every page of limit 1, joined: what a paging client ends up with. */
@@ -64,7 +75,7 @@ async function pagedIds(partner: TPartner): Promise<string[]> {
   let cursor: string | null = null;
   do {
     const r = await get(dataGet, `/manager/v1/data/${f.school1.id}?limit=1${cursor ? `&cursor=${cursor}` : ""}`, partner.key);
-    const body = JSON.parse(r.text) as TDataResponse;
+    const body = await withGlobalIds(partner.applicationId, JSON.parse(r.text) as TDataResponse);
     ids.push(...Object.values(body.dados).flat().map((e) => e!.id));
     cursor = body.paginacao.proximoCursor;
   } while (cursor);
@@ -183,7 +194,8 @@ describe("an application's feed starts at its grant with the current state", () 
     expect(await pagedIds(late)).toEqual(eventsOf(body).map((e) => e.id).sort());
     expect(await summaryTotals(late)).toEqual(countsOf(body));
     const preview = await previewApplicationData({ scope: f.manager1, institutionId: f.school1.id, applicationId: late.applicationId, profileId: profile.id });
-    expect(preview).toMatchObject({ status: "ok", evento: { id: his[0]!.id, evento: "insert" } });
+    // (The preview shows the application's own ids, as its feed does.)
+    expect(preview).toMatchObject({ status: "ok", evento: { id: await partnerIdOf(applicationPartner(late.applicationId), his[0]!.id), evento: "insert" } });
 
     // The application that was there all along got every change, each with the current values.
     const all = (await wholeFeed(early, `user_id=${profile.id}`)).body.dados.usuario!;

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
+import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
+import { setupTestDatabase } from "@/test/database";
 import { PERSONAL_ATTRIBUTES, PROFILE_ROLES, type TPersonalAttribute } from "@/lib/validations/data-api";
 import {
   combineAccessSettings,
@@ -14,9 +16,13 @@ import {
 } from "./privacy";
 import { pseudonymize } from "./pseudonym";
 
-beforeAll(() => {
+// Pseudonyms derive from the "pseudonym" identity root, kept in the database (identity-root.ts).
+setupTestDatabase();
+
+beforeAll(async () => {
   process.env.HUB_SECRET = "privacy-test-secret-0123456789abcdef";
   resetEnvCache();
+  await loadIdentityRoots();
 });
 
 const record = () => ({

@@ -18,8 +18,10 @@ import { encodeCursor, laterPosition, type TCursorPosition } from "./cursor";
 import { logDataAccess } from "./log-data-access";
 import { JsonStream, JsonText } from "@/lib/server/http/json-text";
 import { recordTextFilterByRole, toConfiguracao } from "./privacy";
+import { pairwiseIds, type TPairwiseIds } from "@/lib/server/privacy/pairwise-ids";
+import { PERSON_ENTITIES, rewritePersonEvents } from "@/lib/server/privacy/pairwise-records";
 import { queryEvents, type TEventRow } from "./query-events";
-import { toEventFilters } from "./to-event-filters";
+import { toEventFilters, withGlobalUserId } from "./to-event-filters";
 import { formatInZone } from "./time-zone";
 
 export interface TDataEvent {
@@ -59,7 +61,9 @@ async function prepareRead(options: TReadOptions) {
     logDataAccess({ ...log, status: error.status });
     throw error;
   }
-  const query = parsed.data;
+  // Ids of people are the application's own (pairwise); the user_id it sends back is one of them.
+  const ids = await pairwiseIds({ kind: "application", id: grant.key.applicationId });
+  const query = withGlobalUserId(parsed.data, ids);
   const timeZone = env().HUB_TIME_ZONE;
   const entities = requestedEntities(query);
   // The access log names the personal attributes this read may carry (its values never): those
@@ -75,6 +79,7 @@ async function prepareRead(options: TReadOptions) {
     configuracao,
     // Each usuario record with the rule of its own perfil.
     registro: recordTextFilterByRole(grant.configurations, grant.key.applicationId),
+    ids,
   };
 }
 
@@ -97,7 +102,7 @@ export async function readDataPage(options: TReadOptions): Promise<JsonText<TDat
 }
 
 async function pageOf(read: Awaited<ReturnType<typeof prepareRead>>): Promise<JsonText<TDataResponse>> {
-  const { query, log, timeZone, entities, filters, configuracao, registro } = read;
+  const { query, log, timeZone, entities, filters, configuracao, registro, ids } = read;
   const limit = query.limit ?? DATA_API_DEFAULT_LIMIT;
   const page = await queryEvents({ filters, after: query.cursor, limit });
 
@@ -114,7 +119,7 @@ async function pageOf(read: Awaited<ReturnType<typeof prepareRead>>): Promise<Js
     proximoCursor: page.hasMore ? encodeCursor(lastPosition!) : null,
     cursorRetomada: encodeCursor(resume),
   };
-  return writeDataPage({ rows: page.rows, entities, timeZone, registro, configuracao, paginacao });
+  return writeDataPage({ rows: page.rows, entities, timeZone, registro, configuracao, paginacao, ids });
 }
 
 /**
@@ -124,7 +129,7 @@ async function pageOf(read: Awaited<ReturnType<typeof prepareRead>>): Promise<Js
  * chunk whatever the feed's size. `paginacao.limite` is null: nothing was cut.
  */
 function streamWholeFeed(read: Awaited<ReturnType<typeof prepareRead>>): JsonStream {
-  const { log, timeZone, entities, filters, configuracao, registro } = read;
+  const { log, timeZone, entities, filters, configuracao, registro, ids } = read;
   const order = DADOS_ORDER.filter((entity) => entities.includes(entity));
   let horizon: string | undefined;
   let index = 0;
@@ -139,7 +144,7 @@ function streamWholeFeed(read: Awaited<ReturnType<typeof prepareRead>>): JsonStr
       const page = await queryEvents({ filters: { ...filters, entities: [entity] }, after, limit: STREAM_CHUNK, horizon });
       horizon ??= page.horizon;
       const filter = ENTITIES_WITH_PERSONAL_ATTRIBUTES.has(entity) ? registro : null;
-      if (page.rows.length) yield Buffer.from((first ? "" : ",") + eventPieces(page.rows, timeZone, filter).join(""));
+      if (page.rows.length) yield Buffer.from((first ? "" : ",") + eventPieces(page.rows, timeZone, filter, ids).join(""));
       count += page.rows.length;
       first &&= page.rows.length === 0;
       const last = page.rows.at(-1);
@@ -159,14 +164,22 @@ function streamWholeFeed(read: Awaited<ReturnType<typeof prepareRead>>): JsonStr
   });
 }
 
-/** The JSON of each event (`{"id":…,"registro":…}`), comma-joined by position, as pieces. */
-function eventPieces(rows: TEventRow[], timeZone: string, filter: ((json: string) => string) | null): string[] {
+/**
+ * The JSON of each event (`{"id":…,"registro":…}`), comma-joined by position, as pieces. `rows`
+ * are of one entity. With `ids`, an event about a person, and the person ids in its record, are
+ * the application's pairwise ids (all of the batch translated at once).
+ */
+function eventPieces(rows: TEventRow[], timeZone: string, filter: ((json: string) => string) | null, ids: TPairwiseIds | undefined): string[] {
+  const records = rows.map((row) => (filter ? filter(row.record) : row.record));
+  const entity = rows[0]?.entity;
+  const events = ids && entity && PERSON_ENTITIES.has(entity) ? rewritePersonEvents(ids, entity, rows.map((row, i) => ({ eventId: row.id, record: records[i]! }))) : null;
   const pieces: string[] = [];
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
     // id (uuid), evento (enum) and ocorridoEm (digits and signs) never need escaping.
-    pieces.push(i === 0 ? '{"id":"' : ',{"id":"', row.id, '","evento":"', row.kind, '","ocorridoEm":"', formatInZone(row.occurredAtMs, timeZone));
-    pieces.push('","registro":', filter ? filter(row.record) : row.record, "}");
+    const id = events ? events[i]!.eventId : row.id;
+    pieces.push(i === 0 ? '{"id":"' : ',{"id":"', id, '","evento":"', row.kind, '","ocorridoEm":"', formatInZone(row.occurredAtMs, timeZone));
+    pieces.push('","registro":', events ? events[i]!.record : records[i]!, "}");
   }
   return pieces;
 }
@@ -185,6 +198,8 @@ export function writeDataPage(options: {
   registro: (json: string) => string;
   configuracao: TDataResponse["configuracao"];
   paginacao: TDataResponse["paginacao"];
+  /** The application's pairwise ids; without it every id is global (tests of the layout). */
+  ids?: TPairwiseIds;
 }): JsonText<TDataResponse> {
   const { rows, timeZone, registro } = options;
   const byEntity = new Map<TEntityName, TEventRow[]>();
@@ -195,7 +210,7 @@ export function writeDataPage(options: {
   let separator = "";
   for (const [entity, events] of byEntity) {
     const filter = ENTITIES_WITH_PERSONAL_ATTRIBUTES.has(entity) ? registro : null;
-    const pieces: string[] = [`${separator}"${entity}":[`, ...eventPieces(events, timeZone, filter), "]"];
+    const pieces: string[] = [`${separator}"${entity}":[`, ...eventPieces(events, timeZone, filter, options.ids), "]"];
     separator = ",";
     chunks.push(Buffer.from(pieces.join("")));
   }

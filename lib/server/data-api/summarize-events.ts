@@ -10,7 +10,8 @@ import {
 import { authorizeDataAccess } from "./authorize-data-access";
 import { countEventTree, type TSummaryNode } from "./count-event-tree";
 import { logDataAccess } from "./log-data-access";
-import { toEventFilters } from "./to-event-filters";
+import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
+import { toEventFilters, withGlobalUserId } from "./to-event-filters";
 
 export type { TCounts, TSummaryNode } from "./count-event-tree";
 
@@ -39,11 +40,13 @@ export async function summarizeEvents(options: {
   }
   const entities = requestedEntities(parsed.data);
   const kinds = requestedKinds(parsed.data);
+  // user_id is the application's pairwise id of the profile, as in its data pages.
+  const query = withGlobalUserId(parsed.data, await pairwiseIds({ kind: "application", id: grant.key.applicationId }));
 
   const { tree, eventCount } = await countEventTree({
     subtree: grant.subtree,
     // The application's view, as the data endpoint applies it: the counts are of what it is sent.
-    filters: { ...toEventFilters(parsed.data, env().HUB_TIME_ZONE), entities, kinds, view: grant.view },
+    filters: { ...toEventFilters(query, env().HUB_TIME_ZONE), entities, kinds, view: grant.view },
   });
   logDataAccess({ ...log, status: 200, eventCount });
   return tree;

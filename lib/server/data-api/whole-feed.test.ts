@@ -10,6 +10,7 @@ import { createSubject } from "@/lib/server/school-data/create-subject";
 import { enrollStudent } from "@/lib/server/school-data/enroll-student";
 import { importProfiles } from "@/lib/server/school-data/import-profiles";
 import { setupTestDatabase } from "@/test/database";
+import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
 import { JsonStream } from "@/lib/server/http/json-text";
 import { readData, readDataPage, type TDataResponse } from "./read-data-page";
 import { summarizeEvents } from "./summarize-events";
@@ -106,13 +107,16 @@ describe("code_term", () => {
 
 describe("the summary", () => {
   it("is narrowed by user_id and code_term exactly as the data is", async () => {
-    const queries: Record<string, string>[] = [{ user_id: studentIds[0]! }, { code_term: "2025" }, { user_id: studentIds[0]!, code_term: "2026" }];
+    // The application's own id of the student, as its data pages carry it.
+    const student = await partnerIdOf(applicationPartner(partner.applicationId), studentIds[0]!);
+    const queries: Record<string, string>[] = [{ user_id: student }, { code_term: "2025" }, { user_id: student, code_term: "2026" }];
     for (const q of queries) {
       const data = await whole(q);
       const summary = await summarizeEvents({ apiKey: partner.key, orgId: schoolId, searchParams: params(q) });
       const counted = Object.fromEntries(Object.entries(summary.total).map(([entity, kinds]) => [entity, Object.values(kinds as Record<string, number>).reduce((a, b) => a + b, 0)]));
       const listed = Object.fromEntries(Object.entries(data.dados).map(([entity, list]) => [entity, list!.length]));
       expect(counted, JSON.stringify(q)).toEqual(listed);
+      if (q.user_id) expect(listed.usuario, "the student is found by its pairwise id").toBeGreaterThan(0);
     }
   });
 });

@@ -7,6 +7,7 @@ import { pseudonymize } from "@/lib/server/data-api/pseudonym";
 import { setupTestDatabase } from "@/test/database";
 import { buildLaunch, LAUNCH_REFUSED, type TBuiltLaunch } from "./build-launch";
 import { createSchool, createTestTool, placeTool, shareWithTool, type TSchool } from "./testing";
+import { partnerIdOf, toolPartner } from "@/lib/server/privacy/pairwise-testing";
 
 process.env.HUB_BASE_URL = "https://hub.example.org";
 process.env.HUB_SECRET = "launch-test-secret-launch-test-secret";
@@ -104,7 +105,8 @@ describe("the launch message", () => {
       lti_version: "LTI-1p0",
       resource_link_id: placement.id,
       resource_link_title: "Geometria — 7º A",
-      user_id: s.teacher.id,
+      // The tool's pairwise id of the profile.
+      user_id: await partnerIdOf(toolPartner(tool.id), s.teacher.id),
       roles: "urn:lti:role:ims/lis/Instructor",
       context_id: s.classId,
       context_title: "7º ano A · Ano letivo 2026",
@@ -122,7 +124,7 @@ describe("the launch message", () => {
     expect(f.get("oauth_signature_method")).toBe("HMAC-SHA1");
     expect(f.get("oauth_version")).toBe("1.0");
     expect(launch.toolOrigin).toBe("https://tool.example");
-    expect(await verifyAsTool(launch, tool.secret, "geo-key")).toMatchObject({ ok: true, params: { user_id: s.teacher.id } });
+    expect(await verifyAsTool(launch, tool.secret, "geo-key")).toMatchObject({ ok: true, params: { user_id: await partnerIdOf(toolPartner(tool.id), s.teacher.id) } });
     expect(await verifyAsTool(launch, "wrong-secret", "geo-key")).toMatchObject({ ok: false, rule: "signatureMatches" });
   });
 
@@ -134,7 +136,7 @@ describe("the launch message", () => {
     expect((await roles(s.teacher)).get("roles")).toBe("urn:lti:role:ims/lis/Instructor");
     const guardian = await roles(s.guardian);
     expect(guardian.get("roles")).toBe("urn:lti:role:ims/lis/Mentor");
-    expect(guardian.get("user_id")).toBe(s.guardian.id);
+    expect(guardian.get("user_id")).toBe(await partnerIdOf(toolPartner(tool.id), s.guardian.id));
     expect(guardian.has("context_id")).toBe(false);
     expect(guardian.get("resource_link_title")).toBe(tool.title);
   });

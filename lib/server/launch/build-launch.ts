@@ -6,6 +6,7 @@ import { buildLaunchParams, type LaunchContextInput } from "@/lib/lti/launch-par
 import { signLaunch } from "@/lib/lti/sign-launch";
 import { decryptSecret } from "@/lib/server/crypto/secret-box";
 import { logLaunch } from "@/lib/server/audit/log-launch";
+import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { resolveSharingRule } from "@/lib/server/privacy/resolve-sharing-rule";
 import { LTI_SECRET_PURPOSE } from "@/lib/server/tools/lti-secret-purpose";
 import type { TActingProfile } from "@/lib/server/tools/acting-profile";
@@ -71,9 +72,10 @@ export async function buildLaunch({ placementId, profile, timestamp, nonce }: Bu
   });
   if (!placement) throw notFound;
   const { tool } = placement;
-  const [owner, sharing] = await Promise.all([
+  const [owner, sharing, ids] = await Promise.all([
     db().profile.findUnique({ where: { id: profile.id }, select: { person: { select: { name: true, email: true } } } }),
     resolveSharingRule({ institutionId: placement.institutionId, partner: { kind: "tool", id: tool.id, edtechId: tool.edtechId }, role: profile.role }),
+    pairwiseIds({ kind: "tool", id: tool.id }),
   ]);
   if (!owner) throw notFound;
   if (!sharing.enabled) throw new AppError("forbidden", LAUNCH_REFUSED);
@@ -86,7 +88,8 @@ export async function buildLaunch({ placementId, profile, timestamp, nonce }: Bu
   const params = buildLaunchParams({
     resourceLinkId: placement.id,
     resourceLinkTitle: placement.title ?? tool.title,
-    userId: profile.id,
+    // The tool's own id for the profile (pairwise): not the one its edtech's application gets.
+    userId: ids.toPartner(profile.id),
     role: profile.role,
     context,
     returnUrl: home,

@@ -17,6 +17,7 @@ import { runSchoolDataCommand } from "./run-school-data-command";
 import { setApplicationAccess } from "./set-application-access";
 import { summarizeInstitution } from "./summarize-institution";
 import { createManagementFixture, type TManagementFixture } from "./testing";
+import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
 
 setupTestDatabase();
 let f: TManagementFixture;
@@ -39,7 +40,9 @@ beforeAll(async () => {
 /** The last usuario event of one profile, as GET /manager/v1/data/{org}?user_id=&only=usuario returns it. */
 async function fromDataApi(partner: TPartner, orgId: string, profileId: string) {
   await waitForVisibleEvents();
-  const body = (await readDataPage({ apiKey: partner.key, orgId, searchParams: new URLSearchParams({ user_id: profileId, only: "usuario" }) })).parse();
+  // The application names the profile by its own (pairwise) id.
+  const userId = await partnerIdOf(applicationPartner(partner.applicationId), profileId);
+  const body = (await readDataPage({ apiKey: partner.key, orgId, searchParams: new URLSearchParams({ user_id: userId, only: "usuario" }) })).parse();
   return { configuracao: body.configuracao, evento: body.dados.usuario!.at(-1)! };
 }
 
@@ -155,7 +158,7 @@ describe("the access log", () => {
     expect(new Set(network.items.map((r) => r.partner.name))).toEqual(new Set(["Leitora app", "Outra Leitora app", "Vê Tudo app"]));
     const school = await listDataAccessLogs({ scope: f.manager1, institutionId: f.school1.id, applicationId: other.applicationId, page: 1 });
     expect(school.items.every((r) => r.institutionId === f.school1.id && r.partner.id === other.applicationId)).toBe(true);
-    expect(school.items[0]).toMatchObject({ channel: "data_api", status: 200, filters: { user_id: f.school1.studentId, only: "usuario" } });
+    expect(school.items[0]).toMatchObject({ channel: "data_api", status: 200, filters: { user_id: await partnerIdOf(applicationPartner(other.applicationId), f.school1.studentId), only: "usuario" } });
     await expect(listDataAccessLogs({ scope: f.manager2, institutionId: f.school1.id, page: 1 })).rejects.toMatchObject({ code: "not_found" });
   });
 });

@@ -8,6 +8,8 @@ import { recordFilterByRole, toConfiguracao } from "@/lib/server/data-api/privac
 import { queryEvents } from "@/lib/server/data-api/query-events";
 import type { TDataEvent, TDataResponse } from "@/lib/server/data-api/read-data-page";
 import { formatInZone } from "@/lib/server/data-api/time-zone";
+import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
+import { rewritePersonRecord } from "@/lib/server/privacy/pairwise-records";
 import { PROFILE_ROLES, type TProfileRole } from "@/lib/validations/data-api";
 import { ZIdSchema } from "@/lib/validations/management";
 import { findSampleProfileId } from "./preview-sample-profile";
@@ -53,6 +55,8 @@ export async function previewApplicationData(options: {
   const subtree = access.subtree.map((i) => i.id);
   const filter = recordFilterByRole(access.configurations, applicationId);
 
+  // The application's pairwise ids, as in its Data API pages.
+  const ids = await pairwiseIds({ kind: "application", id: applicationId });
   /** The latest usuario event of one profile, as the Data API delivers it to this application. */
   const sampleOf = async (profileId: string | undefined): Promise<TPreviewSample> => {
     if (!profileId) return { evento: null, original: null };
@@ -64,11 +68,11 @@ export async function previewApplicationData(options: {
     const original = JSON.parse(last.record) as Record<string, unknown>;
     return {
       evento: {
-        id: last.id,
+        id: ids.toPartner(last.id),
         evento: last.kind,
         ocorridoEm: formatInZone(last.occurredAtMs, env().HUB_TIME_ZONE),
         // A shallow copy is enough: a record is flat, and the filter only removes or replaces members.
-        registro: filter({ ...original }),
+        registro: rewritePersonRecord(ids, filter({ ...original })),
       },
       original,
     };

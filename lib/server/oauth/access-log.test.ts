@@ -8,6 +8,7 @@ import { flushAccessLogs } from "@/lib/server/audit/log-access";
 import { setupTestDatabase } from "@/test/database";
 import { decideAuthorization } from "./decide-authorization";
 import { createOAuthWorld, hubFetch, TEST_ISSUER, type TOAuthWorld } from "./testing";
+import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
 
 setupTestDatabase();
 let w: TOAuthWorld;
@@ -71,7 +72,7 @@ describe("the OAuth channels in the institution's access log", () => {
     });
     expect(exchange.status).toBe(200);
     const { access_token: accessToken } = (await exchange.json()) as { access_token: string };
-    const info = await hubFetch(`${TEST_ISSUER}/users/v1/users/info`, { headers: { authorization: `Bearer ${accessToken}`, "x-relationship-id": w.teacherA } });
+    const info = await hubFetch(`${TEST_ISSUER}/users/v1/users/info`, { headers: { authorization: `Bearer ${accessToken}`, "x-relationship-id": (await partnerIdOf(applicationPartner(w.app.id), w.teacherA)) } });
     expect(info.status).toBe(200);
     const body = (await info.json()) as { usuario: Record<string, string> };
     // The network shares nome, idade and e-mail (anonymized) with this application.

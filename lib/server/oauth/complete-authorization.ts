@@ -3,12 +3,14 @@ import type { AuthorizeRequest } from "@/lib/oauth/authorize-request";
 import { buildRedirect } from "@/lib/oauth/redirect";
 import { issueCode } from "./issue-code";
 import { logIdTokenIssued } from "@/lib/server/audit/log-id-token";
+import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { issueTokens } from "./issue-tokens";
 
 /**
  * Issues what the request asked for, for the chosen profile, and returns the redirect back to the
  * client: `code` in the query (RFC 6749 §4.1.2) or the tokens in the fragment (§4.2.2) unless
- * response_mode says otherwise, always with `user_id` (the profile, as the spec requires),
+ * response_mode says otherwise, always with `user_id` (the profile as the spec requires, in the
+ * application's pairwise id, the `sub` of its tokens),
  * `state` unchanged and `iss` (RFC 9207, so a client talking to several servers can tell which
  * one answered).
  */
@@ -20,7 +22,8 @@ export async function completeAuthorization(options: {
 }): Promise<string> {
   const { application, request, profileId } = options;
   const now = options.now ?? new Date();
-  const common = { user_id: profileId, state: request.state, iss: env().HUB_BASE_URL };
+  const userId = (await pairwiseIds({ kind: "application", id: application.id })).toPartner(profileId);
+  const common = { user_id: userId, state: request.state, iss: env().HUB_BASE_URL };
   if (request.responseTypes.includes("code")) {
     const code = await issueCode({ application, request, profileId, now });
     return buildRedirect(request.redirectUri, { code, ...common }, request.responseMode);

@@ -10,6 +10,7 @@
 //          started the flow from its home page for that profile: OIDC Core §4);
 //        - `id_token_hint` naming an enabled profile of the signed-in person (a client renewing
 //          a sign-in it already has, OIDC Core §3.1.2.1);
+//        both hints name the profile by the application's pairwise id, mapped back here;
 //        - on the continuation (the person just signed in or picked), the current profile
 //          if it is enabled;
 //        - the only profile, if enabled;
@@ -27,6 +28,7 @@ import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 import { checkAuthorizeRequest, carriedQuery } from "./check-authorize-request";
 import { completeAuthorization } from "./complete-authorization";
 import { listProfileChoices, type TProfileChoice } from "./list-profile-choices";
+import { pairwiseIds, type TPairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { ourTokenVerification } from "./signing-keys";
 
 export const CONTINUE_PATH = "/oauth/continuar";
@@ -58,10 +60,10 @@ export function authorizationErrorRedirect(request: AuthorizeRequest, error: OAu
  * The profile an `id_token_hint` names: one of our id tokens, issued to this client (expired is
  * fine, OIDC Core §3.1.2.1). Undefined when there is no hint; null when it is not one of ours.
  */
-async function hintedProfile(request: AuthorizeRequest, now: Date): Promise<string | null | undefined> {
+async function hintedProfile(request: AuthorizeRequest, ids: TPairwiseIds, now: Date): Promise<string | null | undefined> {
   if (request.idTokenHint === undefined) return undefined;
   const claims = await verifyIdToken(request.idTokenHint, { ...ourTokenVerification(now), allowExpired: true });
-  return claims instanceof OAuthError || claims.aud !== request.clientId ? null : claims.sub;
+  return claims instanceof OAuthError || claims.aud !== request.clientId ? null : ids.toGlobal(claims.sub);
 }
 
 function chooseProfile(
@@ -103,13 +105,15 @@ export async function decideAuthorization(options: {
     return { kind: "sign_in", loginUrl: withCallbackUrl("/login", `${CONTINUE_PATH}?${carried}`, extra) };
   }
   const choices = await listProfileChoices({ personId: options.session.personId, application: check.application });
-  const hintedProfileId = await hintedProfile(request, now);
+  const ids = await pairwiseIds({ kind: "application", id: check.application.id });
+  const hintedProfileId = await hintedProfile(request, ids, now);
+  const loginHint = check.params.login_hint === undefined ? undefined : (ids.toGlobal(check.params.login_hint) ?? undefined);
   // OIDC Core §3.1.2.1: a hint naming someone other than the signed-in person cannot be honoured silently.
   if (silent && hintedProfileId !== undefined && !choices.some((c) => c.id === hintedProfileId)) {
     return refuse("login_required", "The signed-in user is not the one named by id_token_hint");
   }
   const forcePicker = request.prompt.has("select_account") && options.step === "authorize";
-  const profileId = forcePicker ? null : chooseProfile(choices, options.session, options.step, { login: check.params.login_hint, idToken: hintedProfileId });
+  const profileId = forcePicker ? null : chooseProfile(choices, options.session, options.step, { login: loginHint, idToken: hintedProfileId });
   if (!profileId) {
     if (!silent) return { kind: "choose_profile", pickerUrl: `${PICKER_PATH}?${carried}` };
     return choices.some((c) => c.enabled)

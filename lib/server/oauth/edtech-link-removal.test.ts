@@ -11,6 +11,7 @@ import { setupTestDatabase } from "@/test/database";
 import { decideAuthorization } from "./decide-authorization";
 import { listProfileChoices } from "./list-profile-choices";
 import { createOAuthWorld, createTestApp, grantApplication, TEST_ISSUER, type TOAuthWorld, type TTestApp } from "./testing";
+import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
 
 setupTestDatabase();
 let w: TOAuthWorld;
@@ -32,7 +33,7 @@ const params = (extra: Record<string, string> = {}) =>
 describe("removing the edtech's link at the network", () => {
   it("turns every profile below it unavailable and refuses the sign-in, silent or not", async () => {
     const before = await decideAuthorization({ query: params(), session: { personId: w.soloPersonId, profileId: w.soloA }, step: "authorize" });
-    expect(before.kind === "redirect" && new URL(before.location).searchParams.get("user_id")).toBe(w.soloA);
+    expect(before.kind === "redirect" && new URL(before.location).searchParams.get("user_id")).toBe(await partnerIdOf(applicationPartner(app.id), w.soloA));
 
     const manager = await createPerson({ name: "Gestora da Rede" });
     const profile = await createProfile({ personId: manager.id, institutionId: w.network, role: "gestor" });

@@ -76,11 +76,11 @@ export async function exchangeCode(options: {
     if (!accessToken || !idToken) throw new Error("issueTokens did not return both tokens");
     const response: TTokenResponse = {
       access_token: accessToken, token_type: "Bearer", expires_in: tokens.expiresIn, scope: tokens.scope,
-      user_id: code.profileId, id_token: idToken,
+      user_id: tokens.subject, id_token: idToken,
     };
     return response;
   });
   // Logged once committed: a rolled-back exchange issued nothing.
-  if (!(result instanceof OAuthError)) logIdTokenIssued({ applicationId: application.id, profileId: result.user_id });
+  if (!(result instanceof OAuthError)) logIdTokenIssued({ applicationId: application.id, profileId: code.profileId });
   return result;
 }

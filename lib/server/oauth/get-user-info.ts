@@ -2,9 +2,10 @@
 //   1. `authorization` holds a token (bare or `Bearer`)                    → else 401 invalid_token
 //   2. it is our RS256 access token (at+jwt) or id token (JWT), signature,
 //      issuer and expiry valid; the contract lets both kinds read user info → else 401 invalid_token
-//   3. its jti is recorded, not revoked, same client and profile           → else 401 invalid_token
+//   3. its jti is recorded, not revoked, same client and profile (its sub is
+//      the application's pairwise id of the recorded profile)               → else 401 invalid_token
 //   4. the scope it was issued with includes user.info                      → else 403 insufficient_scope
-//   5. `x-relationship-id`, when sent, is the token's profile              → else 403 access_denied
+//   5. `x-relationship-id`, when sent, is the token's profile (pairwise id)  → else 403 access_denied
 //   6. the profile still exists and its institution still enables the app  → else 401 invalid_token
 // The person's attributes are those the institution shares with the application, anonymized with
 // the Data API's per-application pseudonyms, so both interfaces show one person the same way.
@@ -18,15 +19,16 @@ import { mediaType } from "@/lib/server/http/media-type";
 import { recordFilter } from "@/lib/server/data-api/privacy";
 import { personAttributes } from "@/lib/server/school-data/snapshots";
 import type { TPersonalAttribute } from "@/lib/validations/data-api";
+import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { resolveApplicationAccess } from "./resolve-application-access";
 import { ourTokenVerification } from "./signing-keys";
 
 export const USER_INFO_SCOPE = "user.info";
 
 export interface TUserInfo {
-  /** OIDC Core §5.3.2: the subject, the profile id (same as user_id). */
+  /** OIDC Core §5.3.2: the subject, the application's pairwise id of the profile (same as user_id). */
   sub: string;
-  /** The profile id: the `user_id` of the redirect and the `x-relationship-id` header. */
+  /** The profile's pairwise id: the `user_id` of the redirect, the `x-relationship-id` header, the Data API's usuario id. */
   user_id: string;
   /** Role of the profile: aluno, professor, responsavel or gestor. */
   perfil: Role;
@@ -94,21 +96,21 @@ export async function getUserInfo(options: {
     where: { jti: claims.jti },
     select: { profileId: true, scope: true, revokedAt: true, expiresAt: true, application: { select: { id: true, clientId: true, edtechId: true } } },
   });
-  if (!record || record.profileId !== claims.sub || record.application.clientId !== claims.clientId) {
-    return invalidToken("The access token is invalid");
-  }
+  if (!record || record.application.clientId !== claims.clientId) return invalidToken("The access token is invalid");
+  const subject = (await pairwiseIds({ kind: "application", id: record.application.id })).toPartner(record.profileId);
+  if (subject !== claims.sub.toLowerCase()) return invalidToken("The access token is invalid");
   if (record.revokedAt) return invalidToken("The access token was revoked");
   if (record.expiresAt.getTime() <= now.getTime()) return invalidToken("The access token expired");
   if (!record.scope.split(" ").includes(USER_INFO_SCOPE)) {
     return new OAuthError("insufficient_scope", `The access token lacks the ${USER_INFO_SCOPE} scope`);
   }
   const relationshipId = options.relationshipId?.trim().toLowerCase();
-  if (relationshipId && relationshipId !== claims.sub.toLowerCase()) {
+  if (relationshipId && relationshipId !== subject) {
     return new OAuthError("access_denied", "x-relationship-id is not the profile of this access token", 403);
   }
 
   const profile = await db().profile.findUnique({
-    where: { id: claims.sub },
+    where: { id: record.profileId },
     select: { id: true, role: true, person: true, institution: { select: { id: true, name: true, kind: true } } },
   });
   if (!profile) return invalidToken("The profile of this access token no longer exists");
@@ -123,8 +125,8 @@ export async function getUserInfo(options: {
     attributes: Object.keys(usuario), status: 200,
   });
   return {
-    sub: profile.id,
-    user_id: profile.id,
+    sub: subject,
+    user_id: subject,
     perfil: profile.role,
     instituicao: { id: profile.institution.id, nome: profile.institution.name, tipo: profile.institution.kind },
     usuario: usuario as TUserInfo["usuario"],

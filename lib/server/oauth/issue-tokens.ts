@@ -4,6 +4,7 @@ import { env } from "@/lib/env";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { signAccessToken, signIdToken, type SigningKey } from "@/lib/oauth/jwt";
 import { ACCESS_TOKEN_TTL_SECONDS, ID_TOKEN_TTL_SECONDS } from "./lifetimes";
+import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { getSigningKey } from "./signing-keys";
 
 export interface TIssuedTokens {
@@ -12,11 +13,13 @@ export interface TIssuedTokens {
   /** Lifetime of the access token, in seconds (RFC 6749 §5.1 expires_in). */
   expiresIn: number;
   scope: string;
+  /** The application's pairwise id of the profile: `sub` of both tokens and `user_id` of the responses. */
+  subject: string;
 }
 
 export interface TIssueTokensInput {
   application: { id: string; clientId: string };
-  /** The profile: `sub` of both tokens and the `user_id` of the responses. */
+  /** The profile (global id; the tokens carry the application's pairwise id of it). */
   profileId: string;
   scope: readonly string[];
   nonce?: string | null;
@@ -40,7 +43,9 @@ export async function issueTokens(input: TIssueTokensInput): Promise<TIssuedToke
   const key = input.key ?? (await getSigningKey({ now }));
   const issuer = env().HUB_BASE_URL;
   const scope = input.scope.join(" ");
-  const result: TIssuedTokens = { expiresIn: ACCESS_TOKEN_TTL_SECONDS, scope };
+  // OIDC Core §8.1: a pairwise subject, the same one the application's Data API records carry.
+  const subject = (await pairwiseIds({ kind: "application", id: input.application.id })).toPartner(input.profileId);
+  const result: TIssuedTokens = { expiresIn: ACCESS_TOKEN_TTL_SECONDS, scope, subject };
 
   // Both tokens' jtis are recorded: an access token or an id token presented to user info is
   // honoured only while its row exists and is not revoked (a replayed code revokes both).
@@ -49,7 +54,7 @@ export async function issueTokens(input: TIssueTokensInput): Promise<TIssuedToke
   if (input.accessToken) {
     const jti = randomUUID();
     result.accessToken = await signAccessToken({
-      key, issuer, audience: input.application.clientId, subject: input.profileId, clientId: input.application.clientId,
+      key, issuer, audience: input.application.clientId, subject, clientId: input.application.clientId,
       scope: input.scope, jti, expiresInSeconds: ACCESS_TOKEN_TTL_SECONDS, now,
     });
     rows.push({ jti, ...record, expiresAt: new Date(now.getTime() + ACCESS_TOKEN_TTL_SECONDS * 1000) });
@@ -57,7 +62,7 @@ export async function issueTokens(input: TIssueTokensInput): Promise<TIssuedToke
   if (input.idToken) {
     const jti = randomUUID();
     result.idToken = await signIdToken({
-      key, issuer, clientId: input.application.clientId, subject: input.profileId, nonce: input.nonce ?? undefined,
+      key, issuer, clientId: input.application.clientId, subject, nonce: input.nonce ?? undefined,
       accessToken: result.accessToken, jti, expiresInSeconds: ID_TOKEN_TTL_SECONDS, now,
     });
     rows.push({ jti, ...record, expiresAt: new Date(now.getTime() + ID_TOKEN_TTL_SECONDS * 1000) });

@@ -7,6 +7,7 @@ import { setupTestDatabase } from "@/test/database";
 import { listHomeApps } from "./list-home-apps";
 import { resolveApplicationAccess } from "./resolve-application-access";
 import { createOAuthWorld, createTestApp, grantApplication, TEST_ISSUER, type TOAuthWorld } from "./testing";
+import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
 
 setupTestDatabase();
 let w: TOAuthWorld;
@@ -47,7 +48,7 @@ describe("listHomeApps", () => {
     expect(apps.map((a) => a.name)).toEqual(["Outro App", "Parceiro App"]);
     const href = new URL(apps[1]!.href);
     expect(href.searchParams.get("iss")).toBe(TEST_ISSUER);
-    expect(href.searchParams.get("login_hint")).toBe(w.teacherA);
+    expect(href.searchParams.get("login_hint")).toBe(await partnerIdOf(applicationPartner(w.app.id), w.teacherA));
     expect(await listHomeApps({ profileId: w.studentC })).toEqual([]);
   });
 

@@ -11,6 +11,7 @@ import { computeAtHash } from "@/lib/oauth/jwt";
 import { createPkcePair } from "@/lib/oauth/pkce";
 import { hashSecret } from "@/lib/oauth/secret";
 import { pseudonymize } from "@/lib/server/data-api/pseudonym";
+import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
 import { setupTestDatabase } from "@/test/database";
 import { toAuthorizationResponse } from "./authorization-http";
 import { decideAuthorization, type TSessionRef } from "./decide-authorization";
@@ -69,6 +70,9 @@ async function token(body: unknown, init: { basic?: [string, string]; contentTyp
 const specBody = (app: TTestApp, code: string, extra: Params = {}) => ({
   grant_type: "authorization_code", client_id: app.clientId, client_secret: app.clientSecret, code, ...extra,
 });
+
+/** The application's (pairwise) id of a profile: what its redirects, tokens and user info carry. */
+const pw = (profileId: string) => partnerIdOf(applicationPartner(w.app.id), profileId);
 
 async function userInfo(accessToken: string, relationshipId?: string, bearer = true) {
   const headers: Record<string, string> = { accept: "application/json", authorization: bearer ? `Bearer ${accessToken}` : accessToken };
@@ -164,7 +168,7 @@ describe("GET /lti/v1/oauth2/authorize: sign-in and profile choice", () => {
 
   it("after the picker: the chosen profile if enabled, else the picker again", async () => {
     const ok = await decideAuthorization({ query: new URLSearchParams(baseParams()), session: session(w.guardianB), step: "continue" });
-    expect(ok.kind === "redirect" && new URL(ok.location).searchParams.get("user_id")).toBe(w.guardianB);
+    expect(ok.kind === "redirect" && new URL(ok.location).searchParams.get("user_id")).toBe(await pw(w.guardianB));
     const refused = await decideAuthorization({ query: new URLSearchParams(baseParams()), session: session(w.studentC), step: "continue" });
     expect(refused.kind).toBe("choose_profile");
     const none = await decideAuthorization({ query: new URLSearchParams(baseParams()), session: session(null), step: "continue" });
@@ -173,14 +177,14 @@ describe("GET /lti/v1/oauth2/authorize: sign-in and profile choice", () => {
 
   it("a person with one enabled profile goes straight back to the client", async () => {
     const outcome = await decideAuthorization({ query: new URLSearchParams(baseParams()), session: session(null, w.soloPersonId), step: "authorize" });
-    expect(outcome.kind === "redirect" && new URL(outcome.location).searchParams.get("user_id")).toBe(w.soloA);
+    expect(outcome.kind === "redirect" && new URL(outcome.location).searchParams.get("user_id")).toBe(await pw(w.soloA));
   });
 
   it("login_hint naming the current, enabled profile completes without the picker (flow started from the hub)", async () => {
-    const hinted = await decideAuthorization({ query: new URLSearchParams(baseParams(w.app, { login_hint: w.teacherA })), session: session(w.teacherA), step: "authorize" });
-    expect(hinted.kind === "redirect" && new URL(hinted.location).searchParams.get("user_id")).toBe(w.teacherA);
+    const hinted = await decideAuthorization({ query: new URLSearchParams(baseParams(w.app, { login_hint: await pw(w.teacherA) })), session: session(w.teacherA), step: "authorize" });
+    expect(hinted.kind === "redirect" && new URL(hinted.location).searchParams.get("user_id")).toBe(await pw(w.teacherA));
     // A hint for another profile than the session's does not skip the choice.
-    const other = await decideAuthorization({ query: new URLSearchParams(baseParams(w.app, { login_hint: w.guardianB })), session: session(w.teacherA), step: "authorize" });
+    const other = await decideAuthorization({ query: new URLSearchParams(baseParams(w.app, { login_hint: await pw(w.guardianB) })), session: session(w.teacherA), step: "authorize" });
     expect(other.kind).toBe("choose_profile");
   });
 
@@ -207,7 +211,7 @@ describe("GET /lti/v1/oauth2/authorize: sign-in and profile choice", () => {
     const { code } = await codeFor({ profileId: w.guardianB, pkce: false });
     const idToken = (await token(specBody(w.app, code))).body.id_token as string;
     const hinted = await decideAuthorization({ query: new URLSearchParams(baseParams(w.app, { prompt: "none", id_token_hint: idToken })), session: session(w.teacherA), step: "authorize" });
-    expect(hinted.kind === "redirect" && new URL(hinted.location).searchParams.get("user_id")).toBe(w.guardianB);
+    expect(hinted.kind === "redirect" && new URL(hinted.location).searchParams.get("user_id")).toBe(await pw(w.guardianB));
     // The solo person is signed in; the hint names the other person's profile.
     const stranger = await decideAuthorization({ query: new URLSearchParams(baseParams(w.app, { prompt: "none", id_token_hint: idToken })), session: session(w.soloA, w.soloPersonId), step: "authorize" });
     expect(stranger.kind === "redirect" && new URL(stranger.location).searchParams.get("error")).toBe("login_required");
@@ -233,7 +237,7 @@ describe("GET /lti/v1/oauth2/authorize: sign-in and profile choice", () => {
     expect(location.origin + location.pathname).toBe("https://partner.example/cb");
     expect(location.searchParams.get("keep")).toBe("1");
     expect(location.searchParams.get("code")).toMatch(/^[A-Za-z0-9_-]{43}$/); // 256 bits
-    expect(location.searchParams.get("user_id")).toBe(w.teacherA);
+    expect(location.searchParams.get("user_id")).toBe(await pw(w.teacherA));
     expect(location.searchParams.get("iss")).toBe(TEST_ISSUER);
     expect(location.hash).toBe("");
   });
@@ -300,8 +304,8 @@ describe("the code flow with plain fetch, as a standard client drives it", () =>
     expect(info.status).toBe(200);
     expect(info.headers.get("cache-control")).toBe("no-store");
     expect(await info.json()).toEqual({
-      sub: w.teacherA,
-      user_id: w.teacherA,
+      sub: await pw(w.teacherA),
+      user_id: await pw(w.teacherA),
       perfil: "professor",
       instituicao: { id: w.schoolA, nome: "Escola A", tipo: "school" },
       usuario: {
@@ -317,7 +321,7 @@ describe("the code flow with plain fetch, as a standard client drives it", () =>
     const { code } = await codeFor({ pkce: false });
     const { response, body } = await token(specBody(w.app, code));
     expect(response.status).toBe(200);
-    expect(body.user_id).toBe(w.teacherA);
+    expect(body.user_id).toBe(await pw(w.teacherA));
   });
 
   it("form-encoded body with HTTP Basic client authentication (RFC 6749 §2.3.1, §4.1.3)", async () => {
@@ -402,13 +406,13 @@ describe("POST /lti/v1/oauth2/authorize: failures", () => {
     const first = await token(specBody(w.app, code, { code_verifier: verifier }));
     expect(first.response.status).toBe(200);
     const accessToken = first.body.access_token as string;
-    expect((await userInfo(accessToken, w.teacherA)).response.status).toBe(200);
+    expect((await userInfo(accessToken, await pw(w.teacherA))).response.status).toBe(200);
 
     const replay = await token(specBody(w.app, code, { code_verifier: verifier }));
     expect(replay.response.status).toBe(400);
     expect(replay.body.error).toBe("invalid_grant");
 
-    const after = await userInfo(accessToken, w.teacherA);
+    const after = await userInfo(accessToken, await pw(w.teacherA));
     expect(after.response.status).toBe(401);
     expect(after.body).toMatchObject({ error: "invalid_token", error_description: "The access token was revoked" });
   });
@@ -459,18 +463,18 @@ describe("GET /users/v1/users/info", () => {
   });
 
   it("accepts the bare token and `Bearer`; x-relationship-id may be any case or absent", async () => {
-    expect((await userInfo(accessToken, w.guardianB, false)).response.status).toBe(200);
-    expect((await userInfo(accessToken, w.guardianB.toUpperCase())).response.status).toBe(200);
+    expect((await userInfo(accessToken, await pw(w.guardianB), false)).response.status).toBe(200);
+    expect((await userInfo(accessToken, (await pw(w.guardianB)).toUpperCase())).response.status).toBe(200);
     const { response, body } = await userInfo(accessToken);
     expect(response.status).toBe(200);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     // School B shares only the name with this application.
-    expect(body).toMatchObject({ user_id: w.guardianB, perfil: "responsavel", instituicao: { nome: "Escola B" }, usuario: { nome_usuario: "Ana Teste" } });
+    expect(body).toMatchObject({ user_id: await pw(w.guardianB), perfil: "responsavel", instituicao: { nome: "Escola B" }, usuario: { nome_usuario: "Ana Teste" } });
     expect(Object.keys(body.usuario as object)).toEqual(["nome_usuario"]);
   });
 
   it("another profile's x-relationship-id → 403", async () => {
-    const { response, body } = await userInfo(accessToken, w.teacherA);
+    const { response, body } = await userInfo(accessToken, await pw(w.teacherA));
     expect(response.status).toBe(403);
     expect(body.error).toBe("access_denied");
     expect(response.headers.get("www-authenticate")).toContain('error="access_denied"');
@@ -555,9 +559,9 @@ describe("implicit flow", () => {
     expect(fragment.get("token_type")).toBe("Bearer");
     expect(fragment.get("expires_in")).toBe("3600");
     expect(fragment.get("state")).toBe("st ate/+é");
-    expect(fragment.get("user_id")).toBe(w.teacherA);
+    expect(fragment.get("user_id")).toBe(await pw(w.teacherA));
     expect(fragment.get("id_token")).toBeNull();
-    expect((await userInfo(fragment.get("access_token")!, w.teacherA)).response.status).toBe(200);
+    expect((await userInfo(fragment.get("access_token")!, await pw(w.teacherA))).response.status).toBe(200);
   });
 
   it("response_type=id_token: the id token verifies against the JWKS and carries iss, sub, aud, exp, iat, nonce", async () => {
@@ -565,7 +569,7 @@ describe("implicit flow", () => {
     const fragment = fragmentOf(location);
     expect(fragment.get("access_token")).toBeNull();
     const { payload } = await jwtVerify(fragment.get("id_token")!, await jwks(), { issuer: TEST_ISSUER, audience: w.app.clientId });
-    expect(payload).toMatchObject({ iss: TEST_ISSUER, sub: w.teacherA, aud: w.app.clientId, nonce: "n-implicit" });
+    expect(payload).toMatchObject({ iss: TEST_ISSUER, sub: await pw(w.teacherA), aud: w.app.clientId, nonce: "n-implicit" });
     expect(payload.exp! - payload.iat!).toBe(600);
     expect(payload.at_hash).toBeUndefined();
   });
@@ -582,7 +586,7 @@ describe("implicit flow", () => {
     const location = await authorizeAs(w.teacherA, baseParams(w.app, { response_type: "access_token", response_mode: "query" }));
     expect(location.hash).toBe("");
     expect(location.searchParams.get("access_token")).toBeTruthy();
-    expect(location.searchParams.get("user_id")).toBe(w.teacherA);
+    expect(location.searchParams.get("user_id")).toBe(await pw(w.teacherA));
   });
 
   it("an omitted response_type uses the application's default", async () => {

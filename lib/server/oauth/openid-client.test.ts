@@ -9,6 +9,7 @@ import { resetEnvCache } from "@/lib/env";
 import { setupTestDatabase } from "@/test/database";
 import { decideAuthorization } from "./decide-authorization";
 import { createOAuthWorld, hubFetch, TEST_ISSUER, type TOAuthWorld } from "./testing";
+import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
 
 setupTestDatabase();
 let w: TOAuthWorld;
@@ -67,12 +68,13 @@ describe.each([
     const callback = await browser(authorizationUrl, w.guardianB);
     const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
     expect(tokens.token_type.toLowerCase()).toBe("bearer");
-    expect(tokens.user_id).toBe(w.guardianB);
+    const pairwise = await partnerIdOf(applicationPartner(w.app.id), w.guardianB);
+    expect(tokens.user_id).toBe(pairwise);
     const claims = tokens.claims();
-    expect(claims).toMatchObject({ sub: w.guardianB, iss: TEST_ISSUER, aud: w.app.clientId, nonce });
+    expect(claims).toMatchObject({ sub: pairwise, iss: TEST_ISSUER, aud: w.app.clientId, nonce });
 
     const info = await client.fetchUserInfo(config, tokens.access_token, claims!.sub);
-    expect(info).toMatchObject({ sub: w.guardianB, user_id: w.guardianB, perfil: "responsavel", instituicao: { nome: "Escola B" } });
+    expect(info).toMatchObject({ sub: pairwise, user_id: pairwise, perfil: "responsavel", instituicao: { nome: "Escola B" } });
 
     const tokenCall = calls.filter((c) => c.body.includes("grant_type=authorization_code")).at(-1);
     expect(tokenCall?.headers.get("content-type")).toContain("application/x-www-form-urlencoded");

@@ -11,6 +11,7 @@ import { issueTokens } from "./issue-tokens";
 import { KEY_ROTATION_SECONDS, RETIRED_KEY_PUBLISH_SECONDS } from "./lifetimes";
 import { getSigningKey, listPublicJwks } from "./signing-keys";
 import { createOAuthWorld, TEST_ISSUER, type TOAuthWorld } from "./testing";
+import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
 
 setupTestDatabase();
 let w: TOAuthWorld;
@@ -32,7 +33,7 @@ describe("signing keys", () => {
     expect((await getSigningKey({ now: at(60) })).kid).toBe(key.kid);
     const rows = await db().signingKey.findMany();
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.privateJwkEnc).toMatch(/^v1\./);
+    expect(rows[0]!.privateJwkEnc).toMatch(/^v2\./);
     expect(rows[0]!.privateJwkEnc).not.toContain(String(key.privateJwk.d));
     expect(JSON.stringify(rows[0]!.publicJwk)).not.toContain('"d"');
   });
@@ -50,8 +51,8 @@ describe("signing keys", () => {
     const kids = async (now: Date) => (await listPublicJwks({ now })).map((k) => k.kid);
     expect(await kids(at(KEY_ROTATION_SECONDS + 60))).toEqual([fresh.kid, old.kid]);
     // A token signed by the old key just before the rotation still verifies after it.
-    const info = await getUserInfo({ authorization: `Bearer ${token.accessToken}`, relationshipId: w.teacherA, now: at(KEY_ROTATION_SECONDS + 60) });
-    expect(info).toMatchObject({ user_id: w.teacherA });
+    const info = await getUserInfo({ authorization: `Bearer ${token.accessToken}`, relationshipId: (await partnerIdOf(applicationPartner(w.app.id), w.teacherA)), now: at(KEY_ROTATION_SECONDS + 60) });
+    expect(info).toMatchObject({ user_id: (await partnerIdOf(applicationPartner(w.app.id), w.teacherA)) });
     expect(await kids(at(KEY_ROTATION_SECONDS + RETIRED_KEY_PUBLISH_SECONDS + 1))).toEqual([fresh.kid]);
   });
 

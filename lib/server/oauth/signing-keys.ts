@@ -11,7 +11,9 @@ import { generateSigningKey, publicJwks, SIGNING_ALG, type SigningKey, type Veri
 import { decryptSecret, encryptSecret } from "@/lib/server/crypto/secret-box";
 import { KEY_ROTATION_SECONDS, RETIRED_KEY_PUBLISH_SECONDS } from "./lifetimes";
 
-const PURPOSE = "oauth-signing-key";
+/** secret-box purpose of the private keys (re-sealed by reseal-secrets.ts after a rotation). */
+export const SIGNING_KEY_PURPOSE = "oauth-signing-key";
+const PURPOSE = SIGNING_KEY_PURPOSE;
 const decrypted = new Map<string, SigningKey>();
 
 function toSigningKey(row: SigningKeyRow): SigningKey {

@@ -9,6 +9,7 @@ import { createOAuthWorld, TEST_ISSUER, type TOAuthWorld } from "@/lib/server/oa
 import { setupTestDatabase } from "@/test/database";
 import { GET as continueGet } from "@/app/oauth/continuar/route";
 import { GET, POST } from "./route";
+import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
 
 const current = vi.hoisted(() => ({ user: null as CurrentUser | null }));
 vi.mock("@/lib/server/auth/current-user", () => ({ getCurrentUser: async () => current.user }));
@@ -70,7 +71,7 @@ describe("GET /lti/v1/oauth2/authorize", () => {
     const location = new URL(response.headers.get("location")!);
     expect(location.origin + location.pathname).toBe(w.app.redirectUri);
     expect(location.searchParams.get("code")).toBeTruthy();
-    expect(location.searchParams.get("user_id")).toBe(w.soloA);
+    expect(location.searchParams.get("user_id")).toBe(await partnerIdOf(applicationPartner(w.app.id), w.soloA));
   });
 
   it("signed in with several profiles: 302 to the picker", async () => {
@@ -94,7 +95,7 @@ describe("GET /oauth/continuar", () => {
     current.user = signedInAs(w.personId, w.guardianB);
     const response = await continueGet(get(`/oauth/continuar?${query()}&_rsc=1`));
     const location = new URL(response.headers.get("location")!);
-    expect(location.searchParams.get("user_id")).toBe(w.guardianB);
+    expect(location.searchParams.get("user_id")).toBe(await partnerIdOf(applicationPartner(w.app.id), w.guardianB));
     expect(location.searchParams.get("state")).toBe("s1");
   });
 

@@ -18,6 +18,7 @@ import { createProfile } from "@/lib/server/school-data/create-profile";
 import { createSubject } from "@/lib/server/school-data/create-subject";
 import { enrollStudent } from "@/lib/server/school-data/enroll-student";
 import { linkGuardian } from "@/lib/server/school-data/link-guardian";
+import { partnerIdOf, applicationPartner, withGlobalIds } from "@/lib/server/privacy/pairwise-testing";
 import { unenrollStudent } from "@/lib/server/school-data/unenroll-student";
 import { updatePerson } from "@/lib/server/school-data/update-person";
 import { ZDataResponseSchema } from "@/lib/validations/data-api";
@@ -44,7 +45,20 @@ const f = {
 /** Every response body, per key, for the privacy scans at the end. */
 const bodiesByKey = new Map<string, string[]>();
 
+/**
+ * The request as the key's application sends it and its body with person ids mapped back to global
+ * ids: these tests are about the Data API's filters and paging; its pairwise ids are checked in
+ * lib/server/privacy/pairwise-channels.test.ts. A global user_id in the query is sent as the
+ * application's id for that profile.
+ */
 async function call(pathAndQuery: string, key: string | null): Promise<{ status: number; body: Body; text: string }> {
+  const partner = [f.app1, f.app2, f.outsider].find((p) => p.key === key);
+  const target = new URL(pathAndQuery, "http://hub.test");
+  const userId = target.searchParams.get("user_id");
+  if (partner && userId && /^[0-9a-f-]{36}$/.test(userId)) {
+    target.searchParams.set("user_id", await partnerIdOf(applicationPartner(partner.applicationId), userId));
+    pathAndQuery = target.pathname + target.search;
+  }
   const request = new NextRequest(new URL(pathAndQuery, "http://hub.test"), { headers: key === null ? {} : { "x-api-key": key } });
   const segments = new URL(pathAndQuery, "http://hub.test").pathname.split("/").filter(Boolean);
   const orgId = segments[3];
@@ -52,7 +66,8 @@ async function call(pathAndQuery: string, key: string | null): Promise<{ status:
   const text = await response.text();
   if (key) bodiesByKey.set(key, [...(bodiesByKey.get(key) ?? []), text]);
   expect(response.headers.get("content-type")).toContain("application/json");
-  return { status: response.status, body: JSON.parse(text) as Body, text };
+  const body = JSON.parse(text) as Body;
+  return { status: response.status, body: partner ? await withGlobalIds(partner.applicationId, body) : body, text };
 }
 
 const data = (orgId: string, query = "", key = f.app1.key) => call(`/manager/v1/data/${orgId}${query ? `?${query}` : ""}`, key);
