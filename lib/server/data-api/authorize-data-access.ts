@@ -9,6 +9,7 @@
 // Links and access rows are inherited down the tree; a read of a network covers its whole subtree
 // (docs/data-api.md, "Escopo").
 import { database } from "@/lib/db";
+import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
 import { AppError } from "@/lib/errors";
 import { verifyApiKey, type TVerifiedApiKey } from "@/lib/server/api-keys/verify-api-key";
 import { ZOrgIdSchema } from "@/lib/validations/data-api";
@@ -118,7 +119,11 @@ function grantedTxids(up: TreeRow[], descendants: TreeRow[]): Record<string, str
  * sees" preview uses, so the preview and the Data API cannot disagree.
  */
 export async function resolveDataAccess(options: { orgId: string; edtechId: string; applicationId: string }): Promise<TDataAccessResolution> {
-  const rows = await database().sql.query<TreeRow>(TREE_SQL, [options.orgId, options.edtechId, options.applicationId], { prepared: true });
+  // The identity roots the filter's pseudonyms need, read with the rule as resolveSharingRule does.
+  const [rows] = await Promise.all([
+    database().sql.query<TreeRow>(TREE_SQL, [options.orgId, options.edtechId, options.applicationId], { prepared: true }),
+    loadIdentityRoots(),
+  ]);
   const up = rows.filter((r) => r.rel === "up"); // by depth: the institution, its parent, ...
   const self = up[0];
   if (!self || self.depth !== 0) return { status: "not_found" };

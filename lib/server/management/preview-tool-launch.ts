@@ -4,7 +4,6 @@
 // the hub.
 import { db } from "@/lib/db";
 import { buildLaunchParams } from "@/lib/lti/launch-params";
-import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
 import { personalLaunchFields } from "@/lib/server/launch/personal-launch-fields";
 import { resolveSharingRule } from "@/lib/server/privacy/resolve-sharing-rule";
 import { PROFILE_ROLES, type TProfileRole } from "@/lib/validations/data-api";
@@ -38,8 +37,6 @@ export async function previewToolLaunch(options: { scope: TManagerScope; institu
   if (!tool) return { status: "no_contract" };
   const subtree = subtreeOf({ institutions: options.scope.institutions, rootId: institution.id });
   const contract = await resolveSharingRule({ institutionId: institution.id, partner: { kind: "tool", ...tool }, role: null });
-  // personalLaunchFields pseudonymizes synchronously, from the identity roots (read once here).
-  await loadIdentityRoots();
   if (!contract.enabled) return { status: "no_contract" };
 
   /** What a launch by this profile carries, computed by the launch's own code. */

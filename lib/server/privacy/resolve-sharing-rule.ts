@@ -16,6 +16,7 @@
 // The Data API reads the same rows in its own one-round-trip query (authorize-data-access.ts),
 // which also combines the descendants' rules for a network-wide read.
 import { database } from "@/lib/db";
+import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
 import {
   combineRuleSettings,
   parseRoleOverrides,
@@ -86,7 +87,12 @@ export function hasContract(rule: TSharingRule): boolean {
  */
 export async function resolveSharingRule(options: { institutionId: string; partner: TSharingPartner; role: TProfileRole | null }): Promise<TSharingRule> {
   const { partner } = options;
-  const rows = await database().sql.query<Row>(SQL[partner.kind], [options.institutionId, partner.edtechId, partner.id]);
+  // Every channel that takes a rule pseudonymizes with it, synchronously, from the identity roots:
+  // the rule engine reads them (once per process) so no channel can forget to (ADR 014).
+  const [rows] = await Promise.all([
+    database().sql.query<Row>(SQL[partner.kind], [options.institutionId, partner.edtechId, partner.id]),
+    loadIdentityRoots(),
+  ]);
   if (!rows.some((r) => r.linked)) return { enabled: false, reason: "no_contract" };
   const nearest = rows.find((r) => r.allowedAttributes !== null);
   if (!nearest && partner.kind === "application") return { enabled: false, reason: "not_enabled" };
