@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { gunzipSync } from "node:zlib";
 import pg from "pg";
 import { buildEventPageQuery, type TFeedView } from "@/lib/server/data-api/query-events";
+import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { ENTITY_NAMES, EVENT_KINDS, type TPersonalAttribute } from "@/lib/validations/data-api";
 import { loadNetwork } from "./load-network";
 
@@ -102,15 +103,17 @@ async function main() {
   // The SQL column runs the endpoint's own statement, so it applies demo-app's view of the log as
   // the endpoint does (docs/decisions/016): its grant at the network (no school has a row of its
   // own) and the attributes it receives.
-  const { rows: [grant] } = await pool.query<{ grantedTxid: string; allowed: TPersonalAttribute[] }>(
-    `SELECT x."grantedTxid"::text AS "grantedTxid", x."allowedAttributes" AS allowed FROM "ApplicationAccess" x JOIN "OAuthApplication" a ON a.id = x."applicationId"
+  const { rows: [grant] } = await pool.query<{ applicationId: string; grantedTxid: string; allowed: TPersonalAttribute[] }>(
+    `SELECT x."applicationId", x."grantedTxid"::text AS "grantedTxid", x."allowedAttributes" AS allowed FROM "ApplicationAccess" x JOIN "OAuthApplication" a ON a.id = x."applicationId"
       WHERE a."clientId" = 'demo-app' AND x."institutionId" = $1`, [network.id],
   );
   const view: TFeedView = { grantedTxid: Object.fromEntries(institutionIds.map((id) => [id, grant!.grantedTxid])), visible: () => grant!.allowed };
   const scenarios = [
     { name: "no filter", query: "", filters: {} },
     { name: "only=turmaAluno", query: "only=turmaAluno", filters: { entities: ["turmaAluno" as const] } },
-    { name: "user_id", query: `user_id=${person!.id}`, filters: { userId: person!.id } },
+    // The request names the person with demo-app's own (pairwise) id (decision 014); the statement
+    // takes the global one, as the endpoint's after translating it.
+    { name: "user_id", query: `user_id=${(await pairwiseIds({ kind: "application", id: grant!.applicationId })).toPartner(person!.id)}`, filters: { userId: person!.id } },
     { name: "code_term=2026", query: "code_term=2026", filters: { periodCode: "2026" } },
   ];
   console.log(`Network ${network.name}: ${network.schools.length} schools, ${counts!.students} students, ${counts!.events} events; user_id ${person!.id} has ${person!.events}.`);
