@@ -9,6 +9,7 @@ import { createPerson } from "@/lib/server/school-data/create-person";
 import { createProfile } from "@/lib/server/school-data/create-profile";
 import { importProfiles } from "@/lib/server/school-data/import-profiles";
 import { updatePerson } from "@/lib/server/school-data/update-person";
+import { withGlobalIds } from "@/lib/server/privacy/pairwise-testing";
 import { setupTestDatabase } from "@/test/database";
 import { flushAccessLogs } from "@/lib/server/audit/log-access";
 import { readData, type TDataResponse } from "./read-data-page";
@@ -24,7 +25,8 @@ const toMinDate = (ocorridoEm: string) => ocorridoEm.slice(0, 19).replace("T", "
 async function poll(minDate: string | null): Promise<TDataResponse> {
   const searchParams = new URLSearchParams(minDate ? { min_date: minDate } : {});
   const body = await readData({ apiKey: partner.key, orgId: schoolId, searchParams });
-  return "bytes" in body ? body.parse() : body.parse<TDataResponse>();
+  // The partner reads its own (pairwise) event ids; the test compares them with the log's.
+  return withGlobalIds(partner.applicationId, await ("bytes" in body ? body.parse() : body.parse<TDataResponse>()));
 }
 
 describe.runIf(!!process.env.DATABASE_URL)("min_date polling while writers commit concurrently (PostgreSQL)", () => {

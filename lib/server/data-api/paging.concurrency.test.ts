@@ -12,6 +12,7 @@ import { createProfile } from "@/lib/server/school-data/create-profile";
 import { enrollStudent } from "@/lib/server/school-data/enroll-student";
 import { unenrollStudent } from "@/lib/server/school-data/unenroll-student";
 import { updatePerson } from "@/lib/server/school-data/update-person";
+import { withGlobalIds } from "@/lib/server/privacy/pairwise-testing";
 import { setupTestDatabase } from "@/test/database";
 import { flushAccessLogs } from "@/lib/server/audit/log-access";
 import { readDataPage, type TDataResponse } from "./read-data-page";
@@ -26,7 +27,8 @@ const ids = (body: TDataResponse) => Object.values(body.dados).flatMap((list) =>
 
 async function page(cursor: string | null, limit = 7): Promise<TDataResponse> {
   const searchParams = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
-  return (await readDataPage({ apiKey: partner.key, orgId: schoolId, searchParams })).parse();
+  // The partner reads its own (pairwise) event ids; the test compares them with the log's.
+  return withGlobalIds(partner.applicationId, (await readDataPage({ apiKey: partner.key, orgId: schoolId, searchParams })).parse());
 }
 
 /** (txid, seq) of each event id, to check that pages follow the documented order. */
