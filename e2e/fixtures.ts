@@ -59,5 +59,19 @@ export function hubNow(): string {
   return `${parts.year}/${parts.month}/${parts.day}+${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
+/** Creates an institution in /gestao as the signed-in manager, under `parentLabel`; returns its id. */
+export async function createUnit(page: Page, name: string, kind: "school" | "network", parentLabel: string): Promise<string> {
+  await page.goto("/gestao");
+  const form = page.getByRole("form", { name: "Nova unidade" });
+  await form.getByLabel("Nome").fill(name);
+  await form.getByLabel("Tipo").selectOption(kind);
+  await form.getByLabel("Fica abaixo de").selectOption({ label: parentLabel });
+  await form.getByRole("button", { name: "Criar unidade" }).click();
+  await expect(form.getByRole("status")).toHaveText("Unidade criada.");
+  await page.goto("/gestao");
+  const href = await page.getByRole("list", { name: "Instituições sob sua gestão" }).getByRole("link", { name, exact: true }).getAttribute("href");
+  return href!.split("/")[2]!;
+}
+
 export const test = base;
 export { expect };

@@ -4,26 +4,11 @@
 // The test builds its own corner of the demo (a sub-network, a school under it, a student, the
 // Aprende Mais tool placed there and linked at the sub-network), so nothing another test relies on
 // changes.
-import type { Page } from "@playwright/test";
-import { captureLaunchForm, expect, signIn, test } from "./fixtures";
+import { captureLaunchForm, createUnit, expect, signIn, test } from "./fixtures";
 
 const MANAGER = "gestor@demo.hub.br";
 const TOOL = "Laboratório de Frações";
 const EDTECH = "Aprende Mais";
-
-
-async function createUnit(page: Page, name: string, kind: "school" | "network", parentLabel: string): Promise<string> {
-  await page.goto("/gestao");
-  const form = page.getByRole("form", { name: "Nova unidade" });
-  await form.getByLabel("Nome").fill(name);
-  await form.getByLabel("Tipo").selectOption(kind);
-  await form.getByLabel("Fica abaixo de").selectOption({ label: parentLabel });
-  await form.getByRole("button", { name: "Criar unidade" }).click();
-  await expect(form.getByRole("status")).toHaveText("Unidade criada.");
-  await page.goto("/gestao");
-  const href = await page.getByRole("list", { name: "Instituições sob sua gestão" }).getByRole("link", { name, exact: true }).getAttribute("href");
-  return href!.split("/")[2]!;
-}
 
 test("a school stops a tool receiving names, then the link removal stops its launches", async ({ page, browser }) => {
   const tag = `${Date.now() % 1_000_000}`;

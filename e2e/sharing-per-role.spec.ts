@@ -4,26 +4,13 @@
 // student's launches and the Data API deliver exactly that. The test builds its own sub-network
 // and school under the demo network, so nothing another test relies on changes.
 import type { Locator, Page } from "@playwright/test";
-import { captureLaunchForm, expect, signIn, test } from "./fixtures";
+import { captureLaunchForm, createUnit, expect, signIn, test } from "./fixtures";
 
 const MANAGER = "gestor@demo.hub.br";
 const TOOL = "Laboratório de Frações";
 const EDTECH = "Aprende Mais";
 const APP = "Aplicativo de Demonstração";
 const API_KEY = "demo-api-key";
-
-async function createUnit(page: Page, name: string, kind: "school" | "network", parentLabel: string): Promise<string> {
-  await page.goto("/gestao");
-  const form = page.getByRole("form", { name: "Nova unidade" });
-  await form.getByLabel("Nome").fill(name);
-  await form.getByLabel("Tipo").selectOption(kind);
-  await form.getByLabel("Fica abaixo de").selectOption({ label: parentLabel });
-  await form.getByRole("button", { name: "Criar unidade" }).click();
-  await expect(form.getByRole("status")).toHaveText("Unidade criada.");
-  await page.goto("/gestao");
-  const href = await page.getByRole("list", { name: "Instituições sob sua gestão" }).getByRole("link", { name, exact: true }).getAttribute("href");
-  return href!.split("/")[2]!;
-}
 
 async function addPerson(page: Page, schoolId: string, name: string, role: "aluno" | "professor", email: string, password: string): Promise<void> {
   await page.goto(`/gestao/${schoolId}/pessoas`);
