@@ -80,6 +80,10 @@ async function signedInManager(browser: import("@playwright/test").Browser): Pro
   return { request: page.request, schoolId: (href ?? "").split("/")[2]!, close: () => context.close() };
 }
 
+// A write whose COMMIT was in flight when the database went: applied or not, the hub cannot tell
+// and says so (CommitOutcomeUnknownError) instead of "nothing was written".
+const UNCERTAIN = /pode ter sido feita ou não/i;
+
 test("PostgreSQL stopped for 10 s under load: every failed request is a 503 with Retry-After and a message, nothing acknowledged is lost, the hub recovers by itself", async ({ browser }) => {
   const manager = await signedInManager(browser);
   const run = randomBytes(3).toString("hex");
@@ -146,8 +150,9 @@ test("PostgreSQL stopped for 10 s under load: every failed request is a 503 with
   for (const a of answers) {
     if (normal(a)) continue;
     if (a.kind === "import" && a.status === 200) {
-      // The stream had started when the database went: its last line says nothing was written.
-      expect(a.message, JSON.stringify(a)).toMatch(/nada foi gravado/i);
+      // The stream had started when the database went: its last line says nothing was written,
+      // or — the connection lost while the COMMIT was in flight — that the hub cannot tell.
+      expect(a.message, JSON.stringify(a)).toMatch(UNCERTAIN.test(a.message) ? UNCERTAIN : /nada foi gravado/i);
       continue;
     }
     expect({ status: a.status, retryAfter: a.retryAfter, hasMessage: a.message.length > 10 }, JSON.stringify(a)).toEqual({ status: 503, retryAfter: "5", hasMessage: true });
@@ -168,7 +173,9 @@ test("PostgreSQL stopped for 10 s under load: every failed request is a 503 with
   const acknowledged = imports.filter((a) => a.result === "imported").map((a) => a.name!);
   expect(acknowledged.length).toBeGreaterThan(5);
   expect(acknowledged.filter((name) => stored.get(name) !== 1), "acknowledged writes missing or doubled").toEqual([]);
-  expect(imports.filter((a) => a.result !== "imported" && stored.has(a.name!)).map((a) => a.name), "refused writes that were stored").toEqual([]);
+  const uncertain = imports.filter((a) => UNCERTAIN.test(a.message));
+  expect(uncertain.filter((a) => (stored.get(a.name!) ?? 0) > 1), "writes of unknown outcome doubled").toEqual([]);
+  expect(imports.filter((a) => a.result !== "imported" && !uncertain.includes(a) && stored.has(a.name!)).map((a) => a.name), "refused writes that were stored").toEqual([]);
 
   // The log: no uncaught exception, no object dumps, and the outage reported a bounded number of times.
   const lines = output.slice(logFrom).split("\n").filter(Boolean);

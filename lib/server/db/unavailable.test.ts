@@ -12,6 +12,7 @@ import { createDatabase, type Database } from "@/lib/db";
 import { AppError, RETRY_AFTER_SECONDS, toAppError, toResponse } from "@/lib/errors";
 import { closedPort, startTcpProxy, type TcpProxy } from "@/test/tcp-proxy";
 import { setupTestDatabase } from "@/test/database";
+import { CommitOutcomeUnknownError, transaction } from "./transaction";
 import { isDatabaseUnavailable } from "./unavailable";
 
 const t = setupTestDatabase();
@@ -188,6 +189,37 @@ describe.runIf(!!process.env.DATABASE_URL)("faults on a live PostgreSQL (through
     await proxy.setMode("pass");
     expect(await db.prisma.institution.count()).toBeGreaterThanOrEqual(0);
     expect(await db.sql.transaction((tx) => tx.query("SELECT 1 AS ok"))).toEqual([{ ok: 1 }]);
+  });
+
+  it("the network cut while a transaction commits: the outcome is unknown, said as such, not 'nothing written'", async () => {
+    const db = open(url);
+    expect(await db.prisma.institution.count()).toBeGreaterThanOrEqual(0);
+    // Every statement has run; the cut comes as the COMMIT leaves.
+    const cutAtCommit = transaction(
+      async (tx) => {
+        await tx.$queryRawUnsafe("SELECT 1");
+        await proxy.setMode("down");
+        return "done";
+      },
+      { timeout: 10_000, maxWait: 5_000 },
+      db.prisma,
+    ).then(() => new Error("did not fail"), (e: unknown) => e);
+    const atCommit = await cutAtCommit;
+    await proxy.setMode("pass");
+    expect(atCommit).toBeInstanceOf(CommitOutcomeUnknownError);
+    expect(toAppError(atCommit).status).toBe(503);
+    // A cut before the last statement rolled the transaction back: the usual unavailable error.
+    const beforeCommit = await transaction(
+      async (tx) => {
+        await proxy.setMode("down");
+        await tx.$queryRawUnsafe("SELECT 1");
+      },
+      { timeout: 10_000, maxWait: 5_000 },
+      db.prisma,
+    ).then(() => new Error("did not fail"), (e: unknown) => e);
+    await proxy.setMode("pass");
+    expect(isDatabaseUnavailable(beforeCommit)).toBe(true);
+    expect(beforeCommit).not.toBeInstanceOf(CommitOutcomeUnknownError);
   });
 
   it("a connection that stops answering mid-query fails after statement timeout + 5 s, not never", async () => {

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { transaction } from "@/lib/server/db/transaction";
 import { assignTeacher } from "@/lib/server/school-data/assign-teacher";
 import { createClass } from "@/lib/server/school-data/create-class";
 import { createPeriod } from "@/lib/server/school-data/create-period";
@@ -44,7 +44,7 @@ export async function runImport(options: {
   if (options.dryRun) return { ok: true, total, imported: 0 };
   const report = (done: number) => options.onProgress?.({ phase: "importando", done, total });
   report(0);
-  await db().$transaction((tx) => write(tx, options.institutionId, plan, report), LIMITS);
+  await transaction((tx) => write(tx, options.institutionId, plan, report), LIMITS);
   return { ok: true, total, imported: plan.items.length };
 }
 

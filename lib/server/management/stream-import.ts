@@ -1,4 +1,5 @@
 import { toAppError } from "@/lib/errors";
+import { CommitOutcomeUnknownError } from "@/lib/server/db/transaction";
 import { log } from "@/lib/server/log.mjs";
 import type { TImportKind } from "@/lib/validations/management";
 import type { TManagerScope } from "./resolve-manager-scope";
@@ -23,7 +24,14 @@ export function streamImport(options: { scope: TManagerScope; institutionId: str
       } catch (error) {
         const appError = toAppError(error);
         if (appError.code === "internal") log().error({ err: error }, "Import failed");
-        send({ type: "error", message: appError.code === "internal" ? "A importação falhou e nada foi gravado. Tente novamente." : `${appError.message} Nada foi gravado.` });
+        // Only a failure before the COMMIT was sent is known to have written nothing.
+        const message =
+          error instanceof CommitOutcomeUnknownError
+            ? error.message
+            : appError.code === "internal"
+              ? "A importação falhou e nada foi gravado. Tente novamente."
+              : `${appError.message} Nada foi gravado.`;
+        send({ type: "error", message });
       }
       controller.close();
     },
