@@ -73,5 +73,35 @@ export async function createUnit(page: Page, name: string, kind: "school" | "net
   return href!.split("/")[2]!;
 }
 
+/**
+ * A corner of the demo for one tool: its edtech linked at `networkId` (in /gestao aplicativos)
+ * and the tool placed at `schoolId`, as the signed-in manager.
+ */
+export async function linkEdtechAndPlaceTool(page: Page, options: { networkId: string; schoolId: string; edtech: string; tool: string }): Promise<void> {
+  await page.goto(`/gestao/${options.networkId}/aplicativos`);
+  const link = page.getByRole("form", { name: "Vincular edtech" });
+  await link.getByLabel("Edtech").selectOption({ label: options.edtech });
+  await link.getByRole("button", { name: "Vincular edtech" }).click();
+  await expect(page.getByRole("button", { name: `Desvincular ${options.edtech}` })).toBeVisible();
+
+  await page.goto(`/gestao/${options.schoolId}/ferramentas`);
+  const place = page.getByRole("form", { name: "Disponibilizar ferramenta" });
+  await place.getByLabel("Ferramenta").selectOption({ label: `${options.tool} — ${options.edtech}` });
+  await place.getByRole("button", { name: "Disponibilizar" }).click();
+  await expect(place.getByRole("status")).toHaveText("Ferramenta disponibilizada.");
+}
+
+/** Registers a person with an initial password at `schoolId` in /gestao pessoas. */
+export async function addPerson(page: Page, schoolId: string, person: { name: string; role: "aluno" | "professor"; email: string; password: string }): Promise<void> {
+  await page.goto(`/gestao/${schoolId}/pessoas`);
+  const form = page.getByRole("form", { name: "Cadastrar pessoa" });
+  await form.getByLabel("Nome completo").fill(person.name);
+  await form.getByLabel("Perfil").selectOption(person.role);
+  await form.getByLabel("E-mail").fill(person.email);
+  await form.getByLabel("Senha inicial").fill(person.password);
+  await form.getByRole("button", { name: "Cadastrar" }).click();
+  await expect(form.getByRole("status")).toHaveText("Pessoa cadastrada.");
+}
+
 export const test = base;
 export { expect };

@@ -4,7 +4,7 @@
 // The test builds its own corner of the demo (a sub-network, a school under it, a student, the
 // Aprende Mais tool placed there and linked at the sub-network), so nothing another test relies on
 // changes.
-import { captureLaunchForm, createUnit, expect, signIn, test } from "./fixtures";
+import { addPerson, captureLaunchForm, createUnit, expect, linkEdtechAndPlaceTool, signIn, test } from "./fixtures";
 
 const MANAGER = "gestor@demo.hub.br";
 const TOOL = "Laboratório de Frações";
@@ -21,27 +21,10 @@ test("a school stops a tool receiving names, then the link removal stops its lau
   const networkId = await createUnit(page, network, "network", "Rede Municipal de Vila Esperança");
   const schoolId = await createUnit(page, school, "school", `— ${network}`);
 
-  // The contract with the tool's edtech, at the sub-network.
-  await page.goto(`/gestao/${networkId}/aplicativos`);
-  const link = page.getByRole("form", { name: "Vincular edtech" });
-  await link.getByLabel("Edtech").selectOption({ label: EDTECH });
-  await link.getByRole("button", { name: "Vincular edtech" }).click();
-  await expect(page.getByRole("button", { name: `Desvincular ${EDTECH}` })).toBeVisible();
-
-  // The tool for the whole school, and a student who can sign in.
-  await page.goto(`/gestao/${schoolId}/ferramentas`);
-  const place = page.getByRole("form", { name: "Disponibilizar ferramenta" });
-  await place.getByLabel("Ferramenta").selectOption({ label: `${TOOL} — ${EDTECH}` });
-  await place.getByRole("button", { name: "Disponibilizar" }).click();
-  await expect(place.getByRole("status")).toHaveText("Ferramenta disponibilizada.");
-  await page.goto(`/gestao/${schoolId}/pessoas`);
-  const person = page.getByRole("form", { name: "Cadastrar pessoa" });
-  await person.getByLabel("Nome completo").fill(`Bruna Privacidade ${tag}`);
-  await person.getByLabel("Perfil").selectOption("aluno");
-  await person.getByLabel("E-mail").fill(email);
-  await person.getByLabel("Senha inicial").fill(password);
-  await person.getByRole("button", { name: "Cadastrar" }).click();
-  await expect(person.getByRole("status")).toHaveText("Pessoa cadastrada.");
+  // The contract with the tool's edtech at the sub-network, the tool for the whole school, and a
+  // student who can sign in.
+  await linkEdtechAndPlaceTool(page, { networkId, schoolId, edtech: EDTECH, tool: TOOL });
+  await addPerson(page, schoolId, { name: `Bruna Privacidade ${tag}`, role: "aluno", email, password });
 
   // Name: not shared; e-mail: shared.
   await page.goto(`/gestao/${schoolId}/ferramentas`);
@@ -76,6 +59,7 @@ test("a school stops a tool receiving names, then the link removal stops its lau
   await page.getByRole("button", { name: "Confirmar: desvincular" }).click();
   // Not the "Desvincular" button's absence: it is already gone while the confirmation is asked.
   // The edtech is offered for linking again only once the unlink is saved and the page re-rendered.
+  const link = page.getByRole("form", { name: "Vincular edtech" });
   await expect(link.getByLabel("Edtech").locator("option", { hasText: EDTECH })).toHaveCount(1);
 
   const refused = await studentPage.request.get(href);

@@ -4,24 +4,13 @@
 // student's launches and the Data API deliver exactly that. The test builds its own sub-network
 // and school under the demo network, so nothing another test relies on changes.
 import type { Locator, Page } from "@playwright/test";
-import { captureLaunchForm, createUnit, expect, signIn, test } from "./fixtures";
+import { addPerson, captureLaunchForm, createUnit, expect, linkEdtechAndPlaceTool, signIn, test } from "./fixtures";
 
 const MANAGER = "gestor@demo.hub.br";
 const TOOL = "Laboratório de Frações";
 const EDTECH = "Aprende Mais";
 const APP = "Aplicativo de Demonstração";
 const API_KEY = "demo-api-key";
-
-async function addPerson(page: Page, schoolId: string, name: string, role: "aluno" | "professor", email: string, password: string): Promise<void> {
-  await page.goto(`/gestao/${schoolId}/pessoas`);
-  const person = page.getByRole("form", { name: "Cadastrar pessoa" });
-  await person.getByLabel("Nome completo").fill(name);
-  await person.getByLabel("Perfil").selectOption(role);
-  await person.getByLabel("E-mail").fill(email);
-  await person.getByLabel("Senha inicial").fill(password);
-  await person.getByRole("button", { name: "Cadastrar" }).click();
-  await expect(person.getByRole("status")).toHaveText("Pessoa cadastrada.");
-}
 
 /** "Teachers: e-mail shared; students (and everyone else): name only", through the card's form. */
 async function teachersEmailOnly(rules: Locator): Promise<void> {
@@ -57,19 +46,9 @@ test("teachers' e-mail shared, students' not: the preview per role, the launches
   const networkId = await createUnit(page, network, "network", "Rede Municipal de Vila Esperança");
   const schoolId = await createUnit(page, school, "school", `— ${network}`);
 
-  await page.goto(`/gestao/${networkId}/aplicativos`);
-  const link = page.getByRole("form", { name: "Vincular edtech" });
-  await link.getByLabel("Edtech").selectOption({ label: EDTECH });
-  await link.getByRole("button", { name: "Vincular edtech" }).click();
-  await expect(page.getByRole("button", { name: `Desvincular ${EDTECH}` })).toBeVisible();
-
-  await page.goto(`/gestao/${schoolId}/ferramentas`);
-  const place = page.getByRole("form", { name: "Disponibilizar ferramenta" });
-  await place.getByLabel("Ferramenta").selectOption({ label: `${TOOL} — ${EDTECH}` });
-  await place.getByRole("button", { name: "Disponibilizar" }).click();
-  await expect(place.getByRole("status")).toHaveText("Ferramenta disponibilizada.");
-  await addPerson(page, schoolId, student.name, "aluno", student.email, password);
-  await addPerson(page, schoolId, teacher.name, "professor", teacher.email, password);
+  await linkEdtechAndPlaceTool(page, { networkId, schoolId, edtech: EDTECH, tool: TOOL });
+  await addPerson(page, schoolId, { ...student, role: "aluno", password });
+  await addPerson(page, schoolId, { ...teacher, role: "professor", password });
 
   // The tool: the rule on a phone-sized screen.
   await page.goto(`/gestao/${schoolId}/ferramentas`);
