@@ -14,7 +14,7 @@ import { AppError } from "@/lib/errors";
 import { verifyApiKey, type TVerifiedApiKey } from "@/lib/server/api-keys/verify-api-key";
 import { ZOrgIdSchema } from "@/lib/validations/data-api";
 import { logDataAccess, type TDataAccessLogEntry } from "./log-data-access";
-import { combineRuleSettings, parseRoleOverrides, type TRoleConfigurations, type TRuleSettings } from "./privacy";
+import { combineRuleSettings, ruleSettingsOf, type TRoleConfigurations, type TRuleSettings } from "./privacy";
 import type { TFeedView } from "./query-events";
 
 export interface TInstitutionNode {
@@ -87,10 +87,6 @@ function parseOrgId(orgId: string | undefined): string {
 }
 
 const node = (r: TreeRow): TInstitutionNode => ({ id: r.id, name: r.name, kind: r.kind, parentId: r.parentId });
-const settings = (r: TreeRow): TRuleSettings | null =>
-  r.allowedAttributes
-    ? { allowedAttributes: r.allowedAttributes, anonymizedAttributes: r.anonymizedAttributes ?? [], roleOverrides: parseRoleOverrides(r.roleOverrides) }
-    : null;
 
 export type TDataAccessResolution =
   | { status: "not_found" }
@@ -129,10 +125,10 @@ export async function resolveDataAccess(options: { orgId: string; edtechId: stri
   if (!self || self.depth !== 0) return { status: "not_found" };
   const institution = node(self);
   if (!up.some((r) => r.linked)) return { status: "no_contract", institution };
-  const inherited = up.map(settings).find((s) => s !== null);
+  const inherited = up.map(ruleSettingsOf).find((s) => s !== null);
   if (!inherited) return { status: "not_enabled", institution };
   const descendants = rows.filter((r) => r.rel === "down");
-  const own = descendants.map(settings).filter((s): s is TRuleSettings => s !== null);
+  const own = descendants.map(ruleSettingsOf).filter((s): s is TRuleSettings => s !== null);
   // Per role, the most restrictive of the rule that applies here and every descendant's own one
   // (docs/decisions/015-sharing-rules-per-role.md); an update is delivered only if it changed an
   // attribute the record's role lets the application see.

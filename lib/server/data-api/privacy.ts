@@ -61,6 +61,12 @@ export function parseRoleOverrides(value: unknown): TRoleOverrides {
   return overrides;
 }
 
+/** A rule row's columns as both rule queries read them; null when the row is absent (no rule here). */
+export function ruleSettingsOf(row: { allowedAttributes: string[] | null; anonymizedAttributes: string[] | null; roleOverrides: unknown }): TRuleSettings | null {
+  if (row.allowedAttributes === null) return null;
+  return { allowedAttributes: row.allowedAttributes, anonymizedAttributes: row.anonymizedAttributes ?? [], roleOverrides: parseRoleOverrides(row.roleOverrides) };
+}
+
 /** The settings one rule row gives one role: the role's override, or the row's base rule. */
 export function settingsForRole(row: TRuleSettings, role: TProfileRole): TAccessSettings {
   return row.roleOverrides[role] ?? row;

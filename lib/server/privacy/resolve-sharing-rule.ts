@@ -19,7 +19,7 @@ import { database } from "@/lib/db";
 import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
 import {
   combineRuleSettings,
-  parseRoleOverrides,
+  ruleSettingsOf,
   strictestConfiguration,
   type TAttributeConfiguration,
   type TRoleConfigurations,
@@ -96,11 +96,7 @@ export async function resolveSharingRule(options: { institutionId: string; partn
   if (!rows.some((r) => r.linked)) return { enabled: false, reason: "no_contract" };
   const nearest = rows.find((r) => r.allowedAttributes !== null);
   if (!nearest && partner.kind === "application") return { enabled: false, reason: "not_enabled" };
-  const byRole = combineRuleSettings([
-    nearest
-      ? { allowedAttributes: nearest.allowedAttributes ?? [], anonymizedAttributes: nearest.anonymizedAttributes ?? [], roleOverrides: parseRoleOverrides(nearest.roleOverrides) }
-      : { allowedAttributes: [], anonymizedAttributes: [], roleOverrides: {} },
-  ]);
+  const byRole = combineRuleSettings([(nearest && ruleSettingsOf(nearest)) ?? { allowedAttributes: [], anonymizedAttributes: [], roleOverrides: {} }]);
   return {
     enabled: true,
     configuration: options.role ? byRole[options.role] : strictestConfiguration(byRole),
