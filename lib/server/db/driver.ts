@@ -34,6 +34,12 @@ function statementName(sql: string): string {
 export interface SqlDriver extends SqlRunner {
   readonly kind: "pglite" | "postgres";
   transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` on one connection held for its duration, each statement in its own implicit
+   * transaction: for statements that cannot run inside a transaction block (CREATE INDEX
+   * CONCURRENTLY) and for session-level advisory locks around them.
+   */
+  session<T>(fn: (conn: SqlRunner) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -49,6 +55,8 @@ export function pgliteDriver(client: PGlite): SqlDriver {
     kind: "pglite",
     ...runner(client),
     transaction: (fn) => client.transaction((tx) => fn(runner(tx))),
+    // One connection only: the client itself.
+    session: (fn) => fn(runner(client)),
     close: () => client.close(),
   };
 }
@@ -85,6 +93,22 @@ export function postgresDriver(pool: pg.Pool): SqlDriver {
         client.removeListener("error", ignore);
         // Releasing with an error makes the pool close the connection instead of reusing it.
         client.release(broken instanceof Error ? broken : undefined);
+      }
+    },
+    async session(fn) {
+      const client = await pool.connect();
+      const ignore = () => undefined;
+      client.on("error", ignore);
+      let broken: unknown;
+      try {
+        return await fn(runner(client));
+      } catch (error) {
+        if (isDatabaseUnavailable(error)) broken = error;
+        throw error;
+      } finally {
+        client.removeListener("error", ignore);
+        // A session may leave state behind (an advisory lock after a failure): never reuse it.
+        client.release(broken instanceof Error ? broken : true);
       }
     },
     close: () => pool.end(),

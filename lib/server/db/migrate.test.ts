@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openTestDatabase } from "@/test/database";
-import { applyMigrations, MIGRATIONS_DIR, MigrationError } from "./migrate";
+import { applyMigrations, MIGRATIONS_DIR, MigrationError, NO_TRANSACTION_MARKER, splitStatements } from "./migrate";
 
 const opened: Array<{ close: () => Promise<void> }> = [];
 afterEach(async () => {
@@ -55,6 +55,37 @@ describe("migration runner", () => {
     await applyMigrations(sql, dir);
     await writeFile(path.join(dir, "001_create", "migration.sql"), `CREATE TABLE t (a bigint);`);
     await expect(applyMigrations(sql, dir)).rejects.toBeInstanceOf(MigrationError);
+  });
+
+  it("runs a no-transaction migration statement by statement: CREATE INDEX CONCURRENTLY works and the index is valid", async () => {
+    const sql = await emptyDatabase();
+    const dir = await migrationsDir({
+      "001_create": `CREATE TABLE t (a int, b int); INSERT INTO t SELECT g, g FROM generate_series(1, 100) g;`,
+      "002_index": `${NO_TRANSACTION_MARKER}\n-- a comment\nCREATE INDEX CONCURRENTLY IF NOT EXISTS "t_a_idx" ON t (a);\nCREATE INDEX CONCURRENTLY IF NOT EXISTS "t_b_idx" ON t (b);\n`,
+    });
+    expect(await applyMigrations(sql, dir)).toEqual({ applied: ["001_create", "002_index"] });
+    expect(await applyMigrations(sql, dir)).toEqual({ applied: [] });
+    const indexes = await sql.query<{ name: string; valid: boolean }>(
+      `SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname LIKE 't\\_%' ORDER BY 1`,
+    );
+    expect(indexes).toEqual([{ name: "t_a_idx", valid: true }, { name: "t_b_idx", valid: true }]);
+  });
+
+  it("a failed concurrent index build is retried: its INVALID leftover is dropped and built again", async () => {
+    const sql = await emptyDatabase();
+    const dir = await migrationsDir({
+      "001_create": `CREATE TABLE t (a int); INSERT INTO t VALUES (1), (1);`,
+      "002_index": `${NO_TRANSACTION_MARKER}\nCREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS "t_a_key" ON t (a);\n`,
+    });
+    await expect(applyMigrations(sql, dir)).rejects.toThrow(/duplicate|unique/i);
+    expect((await history(sql)).map((r) => r.migration_name)).toEqual(["001_create"]);
+    await sql.exec(`DELETE FROM t WHERE ctid = (SELECT max(ctid) FROM t)`);
+    expect(await applyMigrations(sql, dir)).toEqual({ applied: ["002_index"] });
+    expect(await sql.query(`SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = 't_a_key'`)).toEqual([{ valid: true }]);
+  });
+
+  it("splits a no-transaction migration at semicolons that end a line", () => {
+    expect(splitStatements(`-- x\nCREATE INDEX a ON t (a);\n\n-- y\nCREATE INDEX b\n  ON t (b);`)).toEqual(["CREATE INDEX a ON t (a)", "CREATE INDEX b\n  ON t (b)"]);
   });
 
   it("the project's own migrations apply to an empty database and then do nothing", async () => {
