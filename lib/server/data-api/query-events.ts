@@ -140,17 +140,35 @@ export function eventConditions(filters: Omit<TEventFilters, "institutionIds">, 
     if (kind) where.push(`${kind} = ANY(${p(kinds)}::text[])`);
     else where.push(kinds.length === 1 ? `e.kind = ${p(kinds[0])}::"ChangeKind"` : `e.kind = ANY(${p(kinds)}::text[]::"ChangeKind"[])`);
   }
-  if (filters.userId) where.push(`e."profileIds" @> ARRAY[${p(filters.userId)}]::text[]`);
+  // A profile is profileIds[1], or [2] in a guardian link (ChangeEvent_profile{1,2}_txid_seq_idx).
+  if (filters.userId) where.push(profileCondition(p(filters.userId)));
   // Entities with a term (periodo, turma, turmaAluno, disciplinaProfessor) are narrowed to it; the
   // others (usuario, disciplina, responsavelAluno) have no term and pass (docs/data-api.md).
   if (filters.periodCode) where.push(`(e."periodCode" = ${p(filters.periodCode)} OR e."periodCode" IS NULL)`);
-  if (filters.from) where.push(`e."occurredAt" >= ${p(filters.from.toISOString())}::timestamptz`);
+  if (filters.from) {
+    const from = p(filters.from.toISOString());
+    where.push(`e."occurredAt" >= ${from}::timestamptz`, `e.txid >= ${feedFloorSql(from)}`);
+  }
   if (filters.until) where.push(`e."occurredAt" < ${p(filters.until.toISOString())}::timestamptz`);
   if (filters.view) where.push(...feedViewConditions(filters.view, p));
   return where;
 }
 
 const ROLES = Object.values(Role);
+
+/** The events of profile `id` (a parameter): the first of profileIds, or the second (a guardian link's student). */
+export const profileCondition = (id: string) => `(e."profileIds"[1] = ${id} OR e."profileIds"[2] = ${id})`;
+
+/**
+ * A position below every event of a transaction that started at or after `from` (a parameter):
+ * the feed clock's last entry at or before it (prisma/migrations/20261126140100_feed_clock_and_counts,
+ * docs/decisions/018-feed-clock-and-maintained-counts.md). One index probe; an ordered scan that
+ * starts there reads, before its first match, only events of transactions that were running when
+ * that entry was written. occurredAt is kept to the millisecond (rounded), hence the margin.
+ */
+function feedFloorSql(from: string): string {
+  return `COALESCE((SELECT c.txid FROM "FeedClock" c WHERE c."at" <= ${from}::timestamptz - interval '1 millisecond' ORDER BY c."at" DESC LIMIT 1), 0)`;
+}
 
 /** The row's grant (TFeedView.grantedTxid) as SQL, or null when the whole history is shown. */
 function grantSql(view: TFeedView, p: (value: unknown) => string): string | null {
@@ -228,7 +246,8 @@ export function buildEventPageQuery(options: { filters: TEventFilters; after?: T
   // A read that spans several statements (a whole feed, streamed) keeps the first one's horizon:
   // every transaction below it had ended then, so each statement sees the same events below it.
   const horizonSql = options.horizon !== undefined ? `SELECT ${p(options.horizon)}::bigint AS xmin` : filters.from ? timeSafeHorizonSql(p(filters.institutionIds)) : HORIZON_SQL;
-  const where = eventConditions(filters, params);
+  // user_id is read by its own ordered scans below, not as a condition of each branch.
+  const where = eventConditions({ ...filters, userId: undefined }, params);
   if (after) where.push(`(e.txid, e.seq) > (${p(after.txid)}::bigint, ${p(after.seq)}::bigint)`);
   // The horizon is computed once (h) and read by every branch, so the cut and the horizon the
   // response reports are the same number.
@@ -241,8 +260,14 @@ export function buildEventPageQuery(options: { filters: TEventFilters; after?: T
 
   let page: string;
   if (filters.userId) {
-    // A person's events are few: the GIN index on profileIds finds them across the subtree.
-    page = branch(`e."institutionId" = ANY(${p(ids)}::uuid[])`);
+    // Two ordered scans of the profile's events (as profileIds[1], and as [2] of a guardian link,
+    // never both), merged and cut at the limit like the institutions' below: a page reads about
+    // limit rows however long the profile's history. The GIN index had to fetch and sort them all.
+    const user = p(filters.userId);
+    const list = p(ids);
+    page = [`e."profileIds"[1] = ${user}`, `e."profileIds"[2] = ${user} AND e."profileIds"[1] <> ${user}`]
+      .map((position) => branch(`${position} AND e."institutionId" = ANY(${list}::uuid[])`))
+      .join(" UNION ALL ");
   } else {
     // One ordered index scan per institution, merged (Merge Append) and cut at the limit: a page
     // reads about limit + (number of institutions) rows, however large the subtree's history.
