@@ -17,10 +17,11 @@ INSERT INTO "FeedClock" ("at", "txid") SELECT clock_timestamp(), pg_snapshot_xma
 -- triggers below (never updated in place, so concurrent writers never wait on each other) and
 -- folded into one row per key from time to time; a key's count is the sum of its rows.
 -- "role" is the record's perfil ('' when none) and "hiddenMask" the personal attributes an update
--- changed when it changed nothing else (bit i = PERSONAL_ATTRIBUTES[i]; 0: not such an update),
+-- changed when it changed nothing else (bit i = PERSONAL_ATTRIBUTES[i]; 0: `changed` is empty or
+-- names another field; only updates have a `changed`),
 -- the two facts an application's view reads to decide whether an update is delivered.
-CREATE FUNCTION "hub_personal_mask"(kind "ChangeKind", changed TEXT[]) RETURNS SMALLINT LANGUAGE sql IMMUTABLE AS $$
-  SELECT CASE WHEN kind <> 'update' OR cardinality(changed) = 0
+CREATE FUNCTION "hub_personal_mask"(changed TEXT[]) RETURNS SMALLINT LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE WHEN cardinality(changed) = 0
                 OR NOT (changed <@ ARRAY['nome_usuario', 'idade', 'cpf', 'email_usuario', 'telefone']::text[]) THEN 0
               ELSE ((CASE WHEN 'nome_usuario' = ANY(changed) THEN 1 ELSE 0 END) | (CASE WHEN 'idade' = ANY(changed) THEN 2 ELSE 0 END)
                   | (CASE WHEN 'cpf' = ANY(changed) THEN 4 ELSE 0 END) | (CASE WHEN 'email_usuario' = ANY(changed) THEN 8 ELSE 0 END)
@@ -68,7 +69,7 @@ BEGIN
   INSERT INTO "GrantCount" ("institutionId", "grantedTxid") VALUES (inst, g) ON CONFLICT DO NOTHING RETURNING true INTO created;
   IF created THEN
     INSERT INTO "GrantCountRow"
-    SELECT inst, g, e.entity, e.kind, e."periodCode", COALESCE(e.record->>'perfil', ''), "hub_personal_mask"(e.kind, e.changed),
+    SELECT inst, g, e.entity, e.kind, e."periodCode", COALESCE(e.record->>'perfil', ''), "hub_personal_mask"(e.changed),
            count(*), count(*) FILTER (WHERE e.kind <> 'delete' AND (e."supersededTxid" IS NULL OR e."supersededTxid" >= g))
       FROM "ChangeEvent" e WHERE e."institutionId" = inst AND e.txid < g
      GROUP BY 3, 4, 5, 6, 7;
@@ -79,7 +80,7 @@ CREATE FUNCTION "hub_events_inserted"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO "FeedClock" ("at", "txid") SELECT clock_timestamp(), pg_snapshot_xmax(pg_current_snapshot())::text::bigint;
   INSERT INTO "EventCount"
-  SELECT n."institutionId", n.entity, n.kind, n."periodCode", COALESCE(n.record->>'perfil', ''), "hub_personal_mask"(n.kind, n.changed), count(*)
+  SELECT n."institutionId", n.entity, n.kind, n."periodCode", COALESCE(n.record->>'perfil', ''), "hub_personal_mask"(n.changed), count(*)
     FROM new_rows n GROUP BY 1, 2, 3, 4, 5, 6;
   -- Fold the deltas of the institutions written now, one transaction in 32, one folder at a time.
   IF pg_current_xact_id()::text::bigint % 32 = 0 AND pg_try_advisory_xact_lock(72616102) THEN
@@ -93,7 +94,7 @@ END $$;
 CREATE FUNCTION "hub_events_deleted"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO "EventCount"
-  SELECT o."institutionId", o.entity, o.kind, o."periodCode", COALESCE(o.record->>'perfil', ''), "hub_personal_mask"(o.kind, o.changed), -count(*)
+  SELECT o."institutionId", o.entity, o.kind, o."periodCode", COALESCE(o.record->>'perfil', ''), "hub_personal_mask"(o.changed), -count(*)
     FROM old_rows o GROUP BY 1, 2, 3, 4, 5, 6;
   DELETE FROM "GrantCount" WHERE "institutionId" IN (SELECT DISTINCT "institutionId" FROM old_rows);
   RETURN NULL;
@@ -103,8 +104,8 @@ END $$;
 CREATE FUNCTION "hub_event_updated"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO "EventCount" VALUES
-    (OLD."institutionId", OLD.entity, OLD.kind, OLD."periodCode", COALESCE(OLD.record->>'perfil', ''), "hub_personal_mask"(OLD.kind, OLD.changed), -1),
-    (NEW."institutionId", NEW.entity, NEW.kind, NEW."periodCode", COALESCE(NEW.record->>'perfil', ''), "hub_personal_mask"(NEW.kind, NEW.changed), 1);
+    (OLD."institutionId", OLD.entity, OLD.kind, OLD."periodCode", COALESCE(OLD.record->>'perfil', ''), "hub_personal_mask"(OLD.changed), -1),
+    (NEW."institutionId", NEW.entity, NEW.kind, NEW."periodCode", COALESCE(NEW.record->>'perfil', ''), "hub_personal_mask"(NEW.changed), 1);
   DELETE FROM "GrantCount" WHERE "institutionId" IN (OLD."institutionId", NEW."institutionId");
   RETURN NULL;
 END $$;
@@ -128,5 +129,5 @@ CREATE TRIGGER "ChangeEvent_truncated" AFTER TRUNCATE ON "ChangeEvent" FOR EACH 
 -- events wait until this migration commits, so no event is counted twice or missed; the GROUP BY
 -- reads the log once (about a second per million events).
 INSERT INTO "EventCount"
-SELECT e."institutionId", e.entity, e.kind, e."periodCode", COALESCE(e.record->>'perfil', ''), "hub_personal_mask"(e.kind, e.changed), count(*)
+SELECT e."institutionId", e.entity, e.kind, e."periodCode", COALESCE(e.record->>'perfil', ''), "hub_personal_mask"(e.changed), count(*)
   FROM "ChangeEvent" e GROUP BY 1, 2, 3, 4, 5, 6;
