@@ -14,14 +14,21 @@ export async function loadNetwork(pool: pg.Pool): Promise<TLoadNetwork> {
       WHERE n.kind = 'network' GROUP BY n.id ORDER BY count(*) DESC, n."createdAt" DESC LIMIT 1`,
   );
   if (!network) throw new Error("No network found: run npm run seed:large first (see docs/performance.md).");
+  await linkDemoApp(pool, network.id);
+  return network;
+}
+
+/**
+ * Links demo-app (the demo seed's application, key `demo-api-key`) to `networkId` and gives it
+ * access there; its feed starts at that grant (ApplicationAccess.grantedTxid, decision 016).
+ */
+export async function linkDemoApp(pool: pg.Pool, networkId: string): Promise<void> {
   const { rows: [app] } = await pool.query<{ id: string; edtechId: string }>(`SELECT a.id, a."edtechId" FROM "OAuthApplication" a WHERE a."clientId" = 'demo-app'`);
   if (!app) throw new Error("demo-app not found: the bench database needs the demo seed (npm start's prepare step).");
-  // The bench key's application must be linked to the load network and have access there.
-  await pool.query(`INSERT INTO "EdtechLink" (id, "institutionId", "edtechId") VALUES (gen_random_uuid(), $1, $2) ON CONFLICT DO NOTHING`, [network.id, app.edtechId]);
+  await pool.query(`INSERT INTO "EdtechLink" (id, "institutionId", "edtechId") VALUES (gen_random_uuid(), $1, $2) ON CONFLICT DO NOTHING`, [networkId, app.edtechId]);
   await pool.query(
     `INSERT INTO "ApplicationAccess" (id, "institutionId", "applicationId", "allowedAttributes", "anonymizedAttributes", "updatedAt")
      VALUES (gen_random_uuid(), $1, $2, ARRAY['nome_usuario','idade','email_usuario'], ARRAY['email_usuario'], now()) ON CONFLICT DO NOTHING`,
-    [network.id, app.id],
+    [networkId, app.id],
   );
-  return network;
 }

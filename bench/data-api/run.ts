@@ -3,14 +3,14 @@
 // straight to the database. Setup, usage and results: docs/performance.md.
 //
 //   DATABASE_URL=postgresql://… npx tsx bench/data-api/run.ts --base http://localhost:3200
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { gunzipSync } from "node:zlib";
 import pg from "pg";
 import { buildEventPageQuery, type TFeedView } from "@/lib/server/data-api/query-events";
 import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { ENTITY_NAMES, EVENT_KINDS, type TPersonalAttribute } from "@/lib/validations/data-api";
+import { httpGet, percentile, sampleInTurns, type TAcceptEncoding } from "./http";
 import { loadNetwork } from "./load-network";
 
 const { values } = parseArgs({
@@ -27,50 +27,18 @@ const seconds = Number(values.seconds);
 const concurrency = Number(values.concurrency);
 const pool = new pg.Pool({ connectionString: url, max: concurrency });
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
-type TTimer = () => Promise<void>;
-
 const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
 
-/**
- * GET with node:http on keep-alive connections, the body collected and decompressed in one call.
- * Node's fetch would cost the client about 2 ms more per 360 KB page (its decompression runs
- * through web streams), which is the client's time, not the hub's (docs/performance.md).
- */
-function get(target: string, acceptEncoding: "gzip, deflate" | "identity"): Promise<{ status: number; encoding: string | undefined; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    request(target, { agent, headers: { "x-api-key": values.key!, "accept-encoding": acceptEncoding } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("error", reject);
-      res.on("end", () => {
-        const encoding = res.headers["content-encoding"];
-        const raw = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, encoding, body: encoding === "gzip" ? gunzipSync(raw) : raw });
-      });
-    })
-      .on("error", reject)
-      .end();
-  });
-}
+const get = (target: string, acceptEncoding: TAcceptEncoding) => httpGet(agent, target, values.key!, acceptEncoding);
 
 /**
  * Sequential latency of several ways to get the same page, sampled in turns (a, b, c, a, b, c,
  * ...) so that whatever else the machine does weighs on each the same; then throughput of each
  * at `concurrency` for `seconds`.
  */
-async function measure(timers: Record<string, TTimer>) {
+async function measure(timers: Record<string, () => Promise<void>>) {
   const entries = Object.entries(timers);
-  for (let i = 0; i < 10; i++) for (const [, fn] of entries) await fn(); // warm-up: JIT, plan cache, buffer cache
-  const times = new Map<string, number[]>(entries.map(([name]) => [name, []]));
-  for (let i = 0; i < samples; i++) {
-    for (const [name, fn] of entries) {
-      const t = performance.now();
-      await fn();
-      times.get(name)!.push(performance.now() - t);
-    }
-  }
+  const times = await sampleInTurns(timers, samples, 10);
   const result: Record<string, { p50: number; p99: number; rps: number }> = {};
   for (const [name, fn] of entries) {
     let done = 0;
@@ -81,7 +49,7 @@ async function measure(timers: Record<string, TTimer>) {
         done++;
       }
     }));
-    const sorted = times.get(name)!.sort((a, b) => a - b);
+    const sorted = times[name]!;
     result[name] = { p50: percentile(sorted, 50), p99: percentile(sorted, 99), rps: done / seconds };
   }
   return result;
@@ -127,7 +95,7 @@ async function main() {
     // The client reads the whole body and decompresses it, as any client does, but does not parse
     // it: the goal compares the hub's work with the database's, and pg hands the SQL timer its rows
     // without parsing the records either. The page is checked once, outside the timings.
-    const http = (acceptEncoding: "gzip, deflate" | "identity"): TTimer => async () => {
+    const http = (acceptEncoding: TAcceptEncoding) => async () => {
       const page = await get(target, acceptEncoding);
       if (page.status !== 200) throw new Error(`${target} answered ${page.status}: ${page.body.toString()}`);
     };
