@@ -147,7 +147,9 @@ export function eventConditions(filters: Omit<TEventFilters, "institutionIds">, 
   if (filters.periodCode) where.push(`(e."periodCode" = ${p(filters.periodCode)} OR e."periodCode" IS NULL)`);
   if (filters.from) {
     const from = p(filters.from.toISOString());
-    where.push(`e."occurredAt" >= ${from}::timestamptz`, `e.txid >= ${feedFloorSql(from)}`);
+    // Written as a row comparison: with the horizon's `txid <` beside a plain `txid >=`, the planner
+    // estimates a narrow range and reads all of it into a sort instead of the ordered scan.
+    where.push(`e."occurredAt" >= ${from}::timestamptz`, `(e.txid, e.seq) >= (${feedFloorSql(from)}, 0)`);
   }
   if (filters.until) where.push(`e."occurredAt" < ${p(filters.until.toISOString())}::timestamptz`);
   if (filters.view) where.push(...feedViewConditions(filters.view, p));

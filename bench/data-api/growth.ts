@@ -1,0 +1,384 @@
+// Growth benchmark (issue #24): one network of 10 schools grown to each size (10k, 100k, 1M
+// students by default) with PostgreSQL COPY, and at each size every Data API query of the contract
+// measured on the served hub (node server.mjs, production build): HTTP p50/p99 beside the p50/p99
+// of the endpoint's own SQL sent straight to PostgreSQL, and the buffers its plan reads (EXPLAIN
+// (ANALYZE, BUFFERS)). Then a full sync walk (events/s, the server's RSS). Prints a table per
+// size and one of p50 against size, writes the figures (JSON) and a plot (SVG).
+//
+//   DATABASE_URL=postgresql://postgres:postgres@localhost:5432/postgres npx tsx bench/data-api/growth.ts \
+//     [--sizes 10000,100000,1000000] [--schools 10] [--port 3300] [--samples 40] [--database hub_growth] \
+//     [--plot docs/performance-growth.svg] [--json bench/data-api/growth-results.json]
+//
+// DATABASE_URL names a server and a database to connect to for administration; the benchmark drops
+// and creates `--database` there, prepares it (migrations, demo seed), builds the hub if needed,
+// and serves it on `--port`. Setup, results and reading: docs/performance.md.
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { Agent, request } from "node:http";
+import os from "node:os";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { createDatabase, setDatabase } from "@/lib/db";
+import { encodeCursor, type TCursorPosition } from "@/lib/server/data-api/cursor";
+import { eventConditions, buildEventPageQuery, type TEventFilters, type TFeedView } from "@/lib/server/data-api/query-events";
+import { readMaintainedCounts } from "@/lib/server/data-api/read-maintained-counts";
+import { formatInZone } from "@/lib/server/data-api/time-zone";
+import { createInstitution } from "@/lib/server/institutions/create-institution";
+import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
+import { createPeriod } from "@/lib/server/school-data/create-period";
+import { createPerson } from "@/lib/server/school-data/create-person";
+import { createProfile } from "@/lib/server/school-data/create-profile";
+import { createSubject } from "@/lib/server/school-data/create-subject";
+import { ENTITY_NAMES, EVENT_KINDS, type TEntityName, type TEventKind } from "@/lib/validations/data-api";
+import { syntheticCpf } from "@/prisma/seed/names";
+import { copyStudents, type TSeedSchool } from "./copy-seed";
+import { httpGet, percentile, sampleInTurns } from "./http";
+import { linkDemoApp } from "./load-network";
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: "string", default: "10000,100000,1000000" },
+    schools: { type: "string", default: "10" },
+    port: { type: "string", default: "3300" },
+    samples: { type: "string", default: "40" },
+    database: { type: "string", default: "hub_growth" },
+    batch: { type: "string", default: "2000" },
+    plot: { type: "string", default: "docs/performance-growth.svg" },
+    json: { type: "string", default: "bench/data-api/growth-results.json" },
+  },
+});
+const adminUrl = process.env.DATABASE_URL;
+if (!adminUrl) {
+  console.error("usage: DATABASE_URL=postgresql://…/postgres npx tsx bench/data-api/growth.ts [--sizes 10000,100000,1000000]");
+  process.exit(2);
+}
+const sizes = values.sizes!.split(",").map(Number);
+const schoolCount = Number(values.schools);
+const samples = Number(values.samples);
+const base = `http://127.0.0.1:${values.port}`;
+const KEY = "demo-api-key";
+const TIME_ZONE = process.env.HUB_TIME_ZONE ?? "America/Sao_Paulo";
+const secret = process.env.HUB_SECRET ?? randomBytes(32).toString("hex");
+const dbUrl = (() => {
+  const u = new URL(adminUrl);
+  u.pathname = `/${values.database}`;
+  return u.toString();
+})();
+const agent = new Agent({ keepAlive: true, maxSockets: 2 });
+const log = (message: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+interface TNetwork {
+  id: string;
+  schools: TSeedSchool[];
+}
+
+/** Network, schools, periods, subjects and support teachers through the school-data services. */
+async function createNetwork(): Promise<TNetwork> {
+  const network = await createInstitution({ name: "Rede de crescimento", kind: "network" });
+  const schools: TSeedSchool[] = [];
+  for (let s = 0; s < schoolCount; s++) {
+    const school = await createInstitution({ name: `Escola de crescimento ${s + 1}`, kind: "school", parentId: network.id });
+    const period = await createPeriod({ institutionId: school.id, code: "2026", name: "Ano letivo 2026", startsOn: "2026-02-02", endsOn: "2026-12-11" });
+    const subjectIds = [];
+    for (const name of ["Matemática", "Língua Portuguesa", "Ciências", "História"]) subjectIds.push((await createSubject({ institutionId: school.id, name })).id);
+    const person = await createPerson({ name: `Professora de apoio ${s + 1} (AEE)`, cpf: syntheticCpf(900_000 + s) });
+    const teacher = await createProfile({ personId: person.id, institutionId: school.id, role: "professor" });
+    schools.push({ id: school.id, periodId: period.id, periodCode: "2026", subjectIds, supportTeacherId: teacher.id, students: 0, classes: 0 });
+  }
+  return { id: network.id, schools };
+}
+
+/** Grows every school to `perSchool` students, schools in turn, `values.batch` students per transaction. */
+async function grow(pool: pg.Pool, network: TNetwork, perSchool: number, serial: { next: number }): Promise<number> {
+  const started = performance.now();
+  const client = await pool.connect();
+  try {
+    await client.query("SET statement_timeout = 0");
+    const total = network.schools.reduce((n, s) => n + Math.max(0, perSchool - s.students), 0);
+    let done = 0;
+    while (network.schools.some((s) => s.students < perSchool)) {
+      for (const school of network.schools) {
+        const n = Math.min(Number(values.batch), perSchool - school.students);
+        if (n <= 0) continue;
+        await copyStudents(client, school, n, serial);
+        done += n;
+        const rate = done / ((performance.now() - started) / 1000);
+        process.stderr.write(`\r  ${done}/${total} students, ${Math.round(rate)}/s, ETA ${Math.round((total - done) / rate)} s   `);
+      }
+    }
+    process.stderr.write("\n");
+    await client.query(`VACUUM ANALYZE "ChangeEvent", "Person", "Profile", "Class", "ClassStudent", "SubjectTeacher", "EventCount", "FeedClock"`);
+  } finally {
+    client.release();
+  }
+  return (performance.now() - started) / 1000;
+}
+
+interface TQueryResult {
+  name: string;
+  events: number;
+  http: { p50: number; p99: number };
+  sql: { p50: number; p99: number };
+  buffers: number;
+  sqlNote?: string;
+}
+
+interface TStep {
+  students: number;
+  events: number;
+  databaseMb: number;
+  seedSeconds: number;
+  loadAverage: number;
+  queries: TQueryResult[];
+  walk: { events: number; seconds: number; eventsPerSecond: number; idleRssMb: number; peakRssMb: number };
+}
+
+const localDate = (ms: number) => formatInZone(Math.floor(ms / 1000) * 1000, TIME_ZONE).slice(0, 19).replace(/-/g, "/").replace("T", "+");
+
+/** Shared hit + read blocks of the statement's plan (EXPLAIN (ANALYZE, BUFFERS)), init plans and CTEs included. */
+async function buffersOf(pool: pg.Pool, sql: string, params: unknown[]): Promise<number> {
+  const { rows } = await pool.query<{ "QUERY PLAN": [{ Plan: Record<string, number> }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, params);
+  const plan = rows[0]!["QUERY PLAN"][0].Plan;
+  return (plan["Shared Hit Blocks"] ?? 0) + (plan["Shared Read Blocks"] ?? 0);
+}
+
+const stats = (sorted: number[]) => ({ p50: percentile(sorted, 50), p99: percentile(sorted, 99) });
+
+async function measureStep(pool: pg.Pool, network: TNetwork, view: TFeedView, userPartnerId: string): Promise<TQueryResult[]> {
+  const networkIds = [network.id, ...network.schools.map((s) => s.id)];
+  const school1 = network.schools[0]!;
+  // The median event of the network's history, in feed order: the deep page's cursor and the dates.
+  const { rows: [count] } = await pool.query<{ n: string }>(`SELECT sum(n)::text AS n FROM "EventCount" WHERE "institutionId" = ANY($1::uuid[])`, [networkIds]);
+  const { rows: [median] } = await pool.query<TCursorPosition & { ms: number }>(
+    `SELECT txid::text, seq::text, (extract(epoch FROM "occurredAt") * 1000)::float8 AS ms FROM "ChangeEvent"
+      WHERE "institutionId" = ANY($1::uuid[]) ORDER BY txid, seq OFFSET $2 LIMIT 1`,
+    [networkIds, Math.floor(Number(count!.n) / 2)],
+  );
+  const medianSecond = Math.floor(median!.ms / 1000) * 1000;
+  const all = { entities: [...ENTITY_NAMES] as TEntityName[], kinds: [...EVENT_KINDS] as TEventKind[], view };
+  const pages: { name: string; org: string; query: string; filters: Partial<TEventFilters>; after?: TCursorPosition }[] = [
+    { name: "first page", org: network.id, query: "", filters: {} },
+    { name: "deep page (cursor at the median)", org: network.id, query: `cursor=${encodeCursor(median!)}`, filters: {}, after: median! },
+    { name: "min_date (median)", org: network.id, query: `min_date=${localDate(medianSecond)}`, filters: { from: new Date(medianSecond) } },
+    { name: "max_date (median)", org: network.id, query: `max_date=${localDate(medianSecond)}`, filters: { until: new Date(medianSecond + 1000) } },
+    { name: "user_id (support teacher)", org: network.id, query: `user_id=${userPartnerId}`, filters: { userId: school1.supportTeacherId } },
+    { name: "school (org = school 1)", org: school1.id, query: "", filters: {} },
+    { name: "class (only=turma)", org: network.id, query: "only=turma", filters: { entities: ["turma"] } },
+    { name: "code_term=2026", org: network.id, query: "code_term=2026", filters: { periodCode: "2026" } },
+    { name: "only=turmaAluno,usuario", org: network.id, query: "only=turmaAluno,usuario", filters: { entities: ["turmaAluno", "usuario"] } },
+  ];
+  const results: TQueryResult[] = [];
+  for (const page of pages) {
+    const target = `${base}/manager/v1/data/${page.org}?limit=1000${page.query ? `&${page.query}` : ""}`;
+    const check = await httpGet(agent, target, KEY, "gzip, deflate");
+    if (check.status !== 200) throw new Error(`${target} answered ${check.status}: ${check.body.toString().slice(0, 300)}`);
+    const { dados } = JSON.parse(check.body.toString()) as { dados: Record<string, unknown[]> };
+    const events = Object.values(dados).reduce((n, list) => n + list.length, 0);
+    const institutionIds = page.org === network.id ? networkIds : [page.org];
+    const { sql, params } = buildEventPageQuery({ filters: { institutionIds, ...all, ...page.filters }, after: page.after, limit: 1000 });
+    const times = await sampleInTurns(
+      {
+        http: async () => {
+          const r = await httpGet(agent, target, KEY, "gzip, deflate");
+          if (r.status !== 200) throw new Error(`${target}: ${r.status}`);
+        },
+        sql: () => pool.query(sql, params),
+      },
+      samples,
+      5,
+    );
+    results.push({ name: page.name, events, http: stats(times.http!), sql: stats(times.sql!), buffers: await buffersOf(pool, sql, params) });
+    log(`${page.name}: ${events} events, HTTP p50 ${results.at(-1)!.http.p50.toFixed(1)} ms, SQL p50 ${results.at(-1)!.sql.p50.toFixed(1)} ms, ${results.at(-1)!.buffers} buffers`);
+  }
+
+  // Summary of the network: the endpoint reads the maintained counts (read-maintained-counts.ts).
+  const summaryTarget = `${base}/manager/v1/summary/${network.id}`;
+  const summaryFilters = { ...all };
+  const times = await sampleInTurns(
+    {
+      http: async () => {
+        const r = await httpGet(agent, summaryTarget, KEY, "gzip, deflate");
+        if (r.status !== 200) throw new Error(`${summaryTarget}: ${r.status} ${r.body.toString().slice(0, 200)}`);
+      },
+      sql: () => readMaintainedCounts({ institutionIds: networkIds, filters: summaryFilters }),
+    },
+    samples,
+    5,
+  );
+  const countsSql = `SELECT c."institutionId", c.entity, c.kind, c."periodCode", c.role, c."hiddenMask", sum(c.n) FROM "EventCount" c
+    WHERE c."institutionId" = ANY($1::uuid[]) GROUP BY 1, 2, 3, 4, 5, 6`;
+  const summaryEvents = (await readMaintainedCounts({ institutionIds: networkIds, filters: summaryFilters })).reduce((n, r) => n + r.n, 0);
+  results.push({ name: "summary (network)", events: summaryEvents, http: stats(times.http!), sql: stats(times.sql!), buffers: await buffersOf(pool, countsSql, [networkIds]), sqlNote: "maintained counts" });
+  // The GROUP BY it replaces, for reference (a few samples: it reads every event of the network).
+  const params: unknown[] = [networkIds];
+  const groupSql = `SELECT e."institutionId", e.entity, e.kind, count(*) FROM "ChangeEvent" e WHERE ${['e."institutionId" = ANY($1::uuid[])', ...eventConditions(summaryFilters, params)].join(" AND ")} GROUP BY 1, 2, 3`;
+  const groupTimes = await sampleInTurns({ sql: () => pool.query(groupSql, params) }, 5, 1);
+  results.push({ name: "summary by GROUP BY (before #24)", events: summaryEvents, http: { p50: NaN, p99: NaN }, sql: stats(groupTimes.sql!), buffers: await buffersOf(pool, groupSql, params), sqlNote: "reference" });
+  log(`summary: HTTP p50 ${results.at(-2)!.http.p50.toFixed(1)} ms; GROUP BY p50 ${results.at(-1)!.sql.p50.toFixed(1)} ms`);
+  return results;
+}
+
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+
+/** The whole feed of the network in one answer, read as it arrives; the server's RSS sampled every 20 ms. */
+function walk(networkId: string, serverPid: number): Promise<TStep["walk"]> {
+  return new Promise((resolve, reject) => {
+    const idle = rssMb(serverPid);
+    let peak = idle;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(serverPid))), 20);
+    const started = performance.now();
+    request(`${base}/manager/v1/data/${networkId}`, { agent, headers: { "x-api-key": KEY, "accept-encoding": "identity" } }, (res) => {
+      let events = 0;
+      let tail = "";
+      res.on("data", (chunk: Buffer) => {
+        const text = tail + chunk.toString("latin1");
+        events += text.split('"evento":"').length - 1;
+        tail = text.slice(-12);
+        events -= tail.split('"evento":"').length - 1;
+      });
+      res.on("end", () => {
+        clearInterval(sampler);
+        events += tail.split('"evento":"').length - 1;
+        const seconds = (performance.now() - started) / 1000;
+        resolve({ events, seconds, eventsPerSecond: events / seconds, idleRssMb: idle, peakRssMb: Math.max(peak, rssMb(serverPid)) });
+      });
+      res.on("error", reject);
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+function stepTable(step: TStep): string {
+  const f = (n: number) => (Number.isNaN(n) ? "–" : n.toFixed(1));
+  return [
+    `${step.students.toLocaleString("en")} students, ${step.events.toLocaleString("en")} events, database ${step.databaseMb} MB, seeded in ${step.seedSeconds.toFixed(0)} s, load average ${step.loadAverage.toFixed(2)}`,
+    "",
+    "| query (limit=1000) | events | HTTP gzip p50 ms | p99 | SQL p50 ms | p99 | ratio | buffers |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ...step.queries.map((q) => `| ${q.name} | ${q.events} | ${f(q.http.p50)} | ${f(q.http.p99)} | ${f(q.sql.p50)} | ${f(q.sql.p99)} | ${Number.isNaN(q.http.p50) ? "–" : `${(q.http.p50 / q.sql.p50).toFixed(1)}×`} | ${q.buffers} |`),
+    "",
+    `Full sync walk: ${step.walk.events.toLocaleString("en")} events in ${step.walk.seconds.toFixed(1)} s = ${Math.round(step.walk.eventsPerSecond).toLocaleString("en")} events/s; server RSS ${step.walk.idleRssMb.toFixed(0)} MB idle, ${step.walk.peakRssMb.toFixed(0)} MB peak.`,
+  ].join("\n");
+}
+
+function growthTable(steps: TStep[]): string {
+  const names = steps[0]!.queries.map((q) => q.name);
+  const head = `| query | ${steps.map((s) => `p50 ms at ${s.students.toLocaleString("en")}`).join(" | ")} | ${steps.map((s) => `buffers at ${s.students.toLocaleString("en")}`).join(" | ")} | last / first p50 |`;
+  const rows = names.map((name) => {
+    const q = steps.map((s) => s.queries.find((x) => x.name === name)!);
+    const p = q.map((x) => (Number.isNaN(x.http.p50) ? x.sql.p50 : x.http.p50));
+    return `| ${name} | ${p.map((v) => v.toFixed(1)).join(" | ")} | ${q.map((x) => x.buffers).join(" | ")} | ${(p.at(-1)! / p[0]!).toFixed(2)}× |`;
+  });
+  return [head, `|---|${steps.map(() => "---:|").join("")}${steps.map(() => "---:|").join("")}---:|`, ...rows].join("\n");
+}
+
+/** p50 (HTTP, or SQL for the GROUP BY reference) against size, log scale, one line per query. */
+function plot(steps: TStep[]): string {
+  const width = 760;
+  const height = 420;
+  const left = 60;
+  const right = 250;
+  const top = 20;
+  const bottom = 50;
+  const names = steps[0]!.queries.map((q) => q.name).filter((n) => !n.includes("GROUP BY"));
+  const p50 = (s: TStep, name: string) => s.queries.find((q) => q.name === name)!.http.p50;
+  const max = Math.max(50, ...steps.flatMap((s) => names.map((n) => p50(s, n))));
+  const xs = steps.map((s) => Math.log10(s.students));
+  const x = (v: number) => left + ((v - xs[0]!) / Math.max(1e-9, xs.at(-1)! - xs[0]!)) * (width - left - right);
+  const y = (v: number) => top + (1 - v / max) * (height - top - bottom);
+  const colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="11">`,
+    `<rect width="100%" height="100%" fill="white"/>`,
+    `<line x1="${left}" y1="${y(0)}" x2="${width - right}" y2="${y(0)}" stroke="black"/><line x1="${left}" y1="${top}" x2="${left}" y2="${y(0)}" stroke="black"/>`,
+    `<line x1="${left}" y1="${y(50)}" x2="${width - right}" y2="${y(50)}" stroke="#d62728" stroke-dasharray="4 3"/><text x="${width - right - 70}" y="${y(50) - 4}" fill="#d62728">50 ms goal</text>`,
+    ...[0, 0.25, 0.5, 0.75, 1].map((f) => `<text x="${left - 6}" y="${y(max * f) + 4}" text-anchor="end">${(max * f).toFixed(0)}</text>`),
+    ...steps.map((s, i) => `<text x="${x(xs[i]!)}" y="${height - bottom + 18}" text-anchor="middle">${s.students.toLocaleString("en")}</text>`),
+    `<text x="${(left + width - right) / 2}" y="${height - 10}" text-anchor="middle">students (log scale)</text>`,
+    `<text x="14" y="${(top + height - bottom) / 2}" transform="rotate(-90 14 ${(top + height - bottom) / 2})" text-anchor="middle">HTTP p50 (ms)</text>`,
+    ...names.map((name, i) => {
+      const points = steps.map((s, j) => `${x(xs[j]!).toFixed(1)},${y(p50(s, name)).toFixed(1)}`).join(" ");
+      return `<polyline fill="none" stroke="${colours[i % colours.length]}" stroke-width="2" points="${points}"/><rect x="${width - right + 12}" y="${top + i * 18}" width="12" height="3" fill="${colours[i % colours.length]}"/><text x="${width - right + 30}" y="${top + i * 18 + 5}">${name}</text>`;
+    }),
+    "</svg>",
+  ];
+  return `${parts.join("\n")}\n`;
+}
+
+async function main() {
+  // This process writes through the hub's services and derives demo-app's pairwise ids: same secret.
+  process.env.HUB_SECRET = secret;
+  // A fresh database, prepared as npm start prepares one (migrations, demo seed with demo-app).
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${values.database} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${values.database}`);
+  await admin.end();
+  const env = { ...process.env, DATABASE_URL: dbUrl, HUB_SECRET: secret, NODE_ENV: "production" as const };
+  log(`prepared ${values.database}`);
+  if (spawnSync("npx", ["tsx", "scripts/prepare-db.ts"], { env, stdio: "inherit" }).status !== 0) throw new Error("prepare-db failed");
+  const { ensureBuilt } = (await import("../../scripts/lib/steps.mjs")) as { ensureBuilt: () => void };
+  ensureBuilt();
+
+  setDatabase(createDatabase({ url: dbUrl, statementTimeoutMs: 0 }));
+  const pool = new pg.Pool({ connectionString: dbUrl, max: 2 });
+  const network = await createNetwork();
+  // demo-app reads the network from its first day (its grant is the horizon now, below every student).
+  await linkDemoApp(pool, network.id);
+  const { rows: [grant] } = await pool.query<{ applicationId: string; grantedTxid: string; allowed: string[] }>(
+    `SELECT x."applicationId", x."grantedTxid"::text AS "grantedTxid", x."allowedAttributes" AS allowed FROM "ApplicationAccess" x
+      JOIN "OAuthApplication" a ON a.id = x."applicationId" WHERE a."clientId" = 'demo-app' AND x."institutionId" = $1`,
+    [network.id],
+  );
+  const ids = [network.id, ...network.schools.map((s) => s.id)];
+  const view: TFeedView = { grantedTxid: Object.fromEntries(ids.map((id) => [id, grant!.grantedTxid])), visible: () => grant!.allowed as never };
+  const userPartnerId = (await pairwiseIds({ kind: "application", id: grant!.applicationId })).toPartner(network.schools[0]!.supportTeacherId);
+
+  const server = spawn(process.execPath, ["server.mjs"], { env: { ...env, PORT: values.port }, stdio: ["ignore", "ignore", "inherit"] });
+  const steps: TStep[] = [];
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${base}/healthz`)).ok) break;
+      } catch {
+        if (i > 600) throw new Error("server.mjs did not start");
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const serial = { next: 1_000_000 };
+    for (const size of sizes) {
+      log(`growing to ${size} students`);
+      const seedSeconds = await grow(pool, network, Math.ceil(size / schoolCount), serial);
+      const { rows: [facts] } = await pool.query<{ events: string; mb: string }>(
+        `SELECT (SELECT sum(n) FROM "EventCount" WHERE "institutionId" = ANY($1::uuid[]))::text AS events, (pg_database_size(current_database()) / 1048576)::text AS mb`,
+        [ids],
+      );
+      log(`seeded in ${seedSeconds.toFixed(0)} s: ${facts!.events} events, ${facts!.mb} MB; measuring`);
+      const loadAverage = os.loadavg()[0]!;
+      const queries = await measureStep(pool, network, view, userPartnerId);
+      const walked = await walk(network.id, server.pid!);
+      if (String(walked.events) !== facts!.events) throw new Error(`the full walk returned ${walked.events} events of ${facts!.events}`);
+      const step: TStep = { students: network.schools.reduce((n, s) => n + s.students, 0), events: Number(facts!.events), databaseMb: Number(facts!.mb), seedSeconds, loadAverage, queries, walk: walked };
+      steps.push(step);
+      console.log(`\n${stepTable(step)}\n`);
+      writeFileSync(values.json!, `${JSON.stringify(steps, null, 2)}\n`);
+    }
+    console.log(`\n${growthTable(steps)}\n`);
+    writeFileSync(values.plot!, plot(steps));
+    log(`wrote ${values.json} and ${values.plot}`);
+  } finally {
+    server.kill("SIGTERM");
+    agent.destroy();
+    await pool.end();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
