@@ -120,7 +120,7 @@ interface TQueryResult {
   events: number;
   http: { p50: number; p99: number };
   sql: { p50: number; p99: number };
-  buffers: number;
+  buffers: { total: number; people: number };
   sqlNote?: string;
 }
 
@@ -136,11 +136,19 @@ interface TStep {
 
 const localDate = (ms: number) => formatInZone(Math.floor(ms / 1000) * 1000, TIME_ZONE).slice(0, 19).replace(/-/g, "/").replace("T", "+");
 
-/** Shared hit + read blocks of the statement's plan (EXPLAIN (ANALYZE, BUFFERS)), init plans and CTEs included. */
-async function buffersOf(pool: pg.Pool, sql: string, params: unknown[]): Promise<number> {
-  const { rows } = await pool.query<{ "QUERY PLAN": [{ Plan: Record<string, number> }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, params);
-  const plan = rows[0]!["QUERY PLAN"][0].Plan;
-  return (plan["Shared Hit Blocks"] ?? 0) + (plan["Shared Read Blocks"] ?? 0);
+/**
+ * Shared hit + read blocks of the statement's plan (EXPLAIN (ANALYZE, BUFFERS)), init plans and
+ * CTEs included, and of its CTE "pe" apart (the page's people looked up after the cut, query-events.ts):
+ * what the feed's scan reads is the rest.
+ */
+async function buffersOf(pool: pg.Pool, sql: string, params: unknown[]): Promise<{ total: number; people: number }> {
+  type TPlan = Record<string, unknown> & { Plans?: TPlan[] };
+  const { rows } = await pool.query<{ "QUERY PLAN": [{ Plan: TPlan }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, params);
+  const blocks = (plan: TPlan) => Number(plan["Shared Hit Blocks"] ?? 0) + Number(plan["Shared Read Blocks"] ?? 0);
+  const find = (plan: TPlan): TPlan | undefined => (plan["Subplan Name"] === "CTE pe" ? plan : plan.Plans?.map(find).find(Boolean));
+  const root = rows[0]!["QUERY PLAN"][0].Plan;
+  const people = find(root);
+  return { total: blocks(root), people: people ? blocks(people) : 0 };
 }
 
 const stats = (sorted: number[]) => ({ p50: percentile(sorted, 50), p99: percentile(sorted, 99) });
@@ -157,26 +165,29 @@ async function measureStep(pool: pg.Pool, network: TNetwork, view: TFeedView, us
   );
   const medianSecond = Math.floor(median!.ms / 1000) * 1000;
   const all = { entities: [...ENTITY_NAMES] as TEntityName[], kinds: [...EVENT_KINDS] as TEventKind[], view };
-  const pages: { name: string; org: string; query: string; filters: Partial<TEventFilters>; after?: TCursorPosition }[] = [
+  // user_id and only=turma have fewer than 1,000 events at 10k students (137 and 340): their pages
+  // are of 100, so each size reads a full page and the sizes compare.
+  const pages: { name: string; org: string; query: string; filters: Partial<TEventFilters>; after?: TCursorPosition; limit?: number }[] = [
     { name: "first page", org: network.id, query: "", filters: {} },
     { name: "deep page (cursor at the median)", org: network.id, query: `cursor=${encodeCursor(median!)}`, filters: {}, after: median! },
     { name: "min_date (median)", org: network.id, query: `min_date=${localDate(medianSecond)}`, filters: { from: new Date(medianSecond) } },
     { name: "max_date (median)", org: network.id, query: `max_date=${localDate(medianSecond)}`, filters: { until: new Date(medianSecond + 1000) } },
-    { name: "user_id (support teacher)", org: network.id, query: `user_id=${userPartnerId}`, filters: { userId: school1.supportTeacherId } },
+    { name: "user_id (support teacher), limit=100", org: network.id, query: `user_id=${userPartnerId}`, filters: { userId: school1.supportTeacherId }, limit: 100 },
     { name: "school (org = school 1)", org: school1.id, query: "", filters: {} },
-    { name: "class (only=turma)", org: network.id, query: "only=turma", filters: { entities: ["turma"] } },
+    { name: "class (only=turma), limit=100", org: network.id, query: "only=turma", filters: { entities: ["turma"] }, limit: 100 },
     { name: "code_term=2026", org: network.id, query: "code_term=2026", filters: { periodCode: "2026" } },
     { name: "only=turmaAluno,usuario", org: network.id, query: "only=turmaAluno,usuario", filters: { entities: ["turmaAluno", "usuario"] } },
   ];
   const results: TQueryResult[] = [];
   for (const page of pages) {
-    const target = `${base}/manager/v1/data/${page.org}?limit=1000${page.query ? `&${page.query}` : ""}`;
+    const limit = page.limit ?? 1000;
+    const target = `${base}/manager/v1/data/${page.org}?limit=${limit}${page.query ? `&${page.query}` : ""}`;
     const check = await httpGet(agent, target, KEY, "gzip, deflate");
     if (check.status !== 200) throw new Error(`${target} answered ${check.status}: ${check.body.toString().slice(0, 300)}`);
     const { dados } = JSON.parse(check.body.toString()) as { dados: Record<string, unknown[]> };
     const events = Object.values(dados).reduce((n, list) => n + list.length, 0);
     const institutionIds = page.org === network.id ? networkIds : [page.org];
-    const { sql, params } = buildEventPageQuery({ filters: { institutionIds, ...all, ...page.filters }, after: page.after, limit: 1000 });
+    const { sql, params } = buildEventPageQuery({ filters: { institutionIds, ...all, ...page.filters }, after: page.after, limit });
     const times = await sampleInTurns(
       {
         http: async () => {
@@ -189,7 +200,7 @@ async function measureStep(pool: pg.Pool, network: TNetwork, view: TFeedView, us
       5,
     );
     results.push({ name: page.name, events, http: stats(times.http!), sql: stats(times.sql!), buffers: await buffersOf(pool, sql, params) });
-    log(`${page.name}: ${events} events, HTTP p50 ${results.at(-1)!.http.p50.toFixed(1)} ms, SQL p50 ${results.at(-1)!.sql.p50.toFixed(1)} ms, ${results.at(-1)!.buffers} buffers`);
+    log(`${page.name}: ${events} events, HTTP p50 ${results.at(-1)!.http.p50.toFixed(1)} ms, SQL p50 ${results.at(-1)!.sql.p50.toFixed(1)} ms, ${bufferCell(results.at(-1)!)} buffers`);
   }
 
   // Summary of the network: the endpoint reads the maintained counts (read-maintained-counts.ts).
@@ -250,14 +261,17 @@ function walk(networkId: string, serverPid: number): Promise<TStep["walk"]> {
   });
 }
 
+/** "scan + people" when the statement looks people up, else the total. */
+const bufferCell = (q: TQueryResult) => (q.buffers.people ? `${q.buffers.total - q.buffers.people} + ${q.buffers.people}` : String(q.buffers.total));
+
 function stepTable(step: TStep): string {
   const f = (n: number) => (Number.isNaN(n) ? "–" : n.toFixed(1));
   return [
     `${step.students.toLocaleString("en")} students, ${step.events.toLocaleString("en")} events, database ${step.databaseMb} MB, seeded in ${step.seedSeconds.toFixed(0)} s, load average ${step.loadAverage.toFixed(2)}`,
     "",
-    "| query (limit=1000) | events | HTTP gzip p50 ms | p99 | SQL p50 ms | p99 | ratio | buffers |",
+    "| query (limit=1000) | events | HTTP gzip p50 ms | p99 | SQL p50 ms | p99 | ratio | buffers: scan + people |",
     "|---|---:|---:|---:|---:|---:|---:|---:|",
-    ...step.queries.map((q) => `| ${q.name} | ${q.events} | ${f(q.http.p50)} | ${f(q.http.p99)} | ${f(q.sql.p50)} | ${f(q.sql.p99)} | ${Number.isNaN(q.http.p50) ? "–" : `${(q.http.p50 / q.sql.p50).toFixed(1)}×`} | ${q.buffers} |`),
+    ...step.queries.map((q) => `| ${q.name} | ${q.events} | ${f(q.http.p50)} | ${f(q.http.p99)} | ${f(q.sql.p50)} | ${f(q.sql.p99)} | ${Number.isNaN(q.http.p50) ? "–" : `${(q.http.p50 / q.sql.p50).toFixed(1)}×`} | ${bufferCell(q)} |`),
     "",
     `Full sync walk: ${step.walk.events.toLocaleString("en")} events in ${step.walk.seconds.toFixed(1)} s = ${Math.round(step.walk.eventsPerSecond).toLocaleString("en")} events/s; server RSS ${step.walk.idleRssMb.toFixed(0)} MB idle, ${step.walk.peakRssMb.toFixed(0)} MB peak.`,
   ].join("\n");
@@ -265,11 +279,11 @@ function stepTable(step: TStep): string {
 
 function growthTable(steps: TStep[]): string {
   const names = steps[0]!.queries.map((q) => q.name);
-  const head = `| query | ${steps.map((s) => `p50 ms at ${s.students.toLocaleString("en")}`).join(" | ")} | ${steps.map((s) => `buffers at ${s.students.toLocaleString("en")}`).join(" | ")} | last / first p50 |`;
+  const head = `| query | ${steps.map((s) => `p50 ms at ${s.students.toLocaleString("en")}`).join(" | ")} | ${steps.map((s) => `buffers (scan + people) at ${s.students.toLocaleString("en")}`).join(" | ")} | last / first p50 |`;
   const rows = names.map((name) => {
     const q = steps.map((s) => s.queries.find((x) => x.name === name)!);
     const p = q.map((x) => (Number.isNaN(x.http.p50) ? x.sql.p50 : x.http.p50));
-    return `| ${name} | ${p.map((v) => v.toFixed(1)).join(" | ")} | ${q.map((x) => x.buffers).join(" | ")} | ${(p.at(-1)! / p[0]!).toFixed(2)}× |`;
+    return `| ${name} | ${p.map((v) => v.toFixed(1)).join(" | ")} | ${q.map(bufferCell).join(" | ")} | ${(p.at(-1)! / p[0]!).toFixed(2)}× |`;
   });
   return [head, `|---|${steps.map(() => "---:|").join("")}${steps.map(() => "---:|").join("")}---:|`, ...rows].join("\n");
 }
