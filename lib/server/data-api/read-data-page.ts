@@ -125,39 +125,46 @@ async function pageOf(read: Awaited<ReturnType<typeof prepareRead>>): Promise<Js
 /**
  * Every matching event, as one JSON document written while it is read: each entity's events in
  * feed order, STREAM_CHUNK at a time, all below the horizon of the first statement (so the
- * statements agree on what exists), pulled only as fast as the client reads. Memory stays one
- * chunk whatever the feed's size. `paginacao.limite` is null: nothing was cut.
+ * statements agree on what exists), pulled only as fast as the client reads. The next chunk's
+ * statement runs while this one is written and sent (the database and the hub work at the same
+ * time, issue #24's full sync walk), so memory is two chunks whatever the feed's size.
+ * `paginacao.limite` is null: nothing was cut.
  */
 function streamWholeFeed(read: Awaited<ReturnType<typeof prepareRead>>): JsonStream {
   const { log, timeZone, entities, filters, configuracao, registro, ids } = read;
   const order = DADOS_ORDER.filter((entity) => entities.includes(entity));
   let horizon: string | undefined;
+  const fetchChunk = (entity: TEntityName, after: TCursorPosition | undefined) => {
+    const chunk = queryEvents({ filters: { ...filters, entities: [entity] }, after, limit: STREAM_CHUNK, horizon });
+    // Awaited on the next turn; if the client has gone by then, nobody will: never unhandled.
+    chunk.catch(() => undefined);
+    return chunk;
+  };
   let index = 0;
   let after: TCursorPosition | undefined;
   let first = true;
   let count = 0;
   return new JsonStream(async function* () {
     yield Buffer.from(`{"configuracao":${JSON.stringify(configuracao)},"dados":{`);
+    let pending = order.length > 0 ? fetchChunk(order[0]!, undefined) : undefined;
     while (index < order.length) {
       const entity = order[index]!;
       if (after === undefined && first) yield Buffer.from(`${index === 0 ? "" : ","}"${entity}":[`);
-      const page = await queryEvents({ filters: { ...filters, entities: [entity] }, after, limit: STREAM_CHUNK, horizon });
+      const page = await pending!;
       horizon ??= page.horizon;
+      const last = page.rows.at(-1);
+      const more = page.hasMore && last !== undefined;
+      after = more ? { txid: last.txid, seq: last.seq } : undefined;
+      pending = more ? fetchChunk(entity, after) : index + 1 < order.length ? fetchChunk(order[index + 1]!, undefined) : undefined;
       const filter = ENTITIES_WITH_PERSONAL_ATTRIBUTES.has(entity) ? registro : null;
       if (page.rows.length) yield Buffer.from((first ? "" : ",") + eventPieces(page.rows, timeZone, filter, ids).join(""));
       count += page.rows.length;
       first &&= page.rows.length === 0;
-      const last = page.rows.at(-1);
-      if (page.hasMore && last) {
-        after = { txid: last.txid, seq: last.seq };
-        continue;
-      }
+      if (more) continue;
       yield Buffer.from("]");
       index++;
-      after = undefined;
       first = true;
     }
-    // Every matching event below the horizon has been sent: a cursor client may resume there.
     const paginacao = { limite: null, proximoCursor: null, cursorRetomada: encodeCursor({ txid: horizon ?? "0", seq: "0" }) };
     yield Buffer.from(`},"paginacao":${JSON.stringify(paginacao)}}`);
     logDataAccess({ ...log, status: 200, eventCount: count });
