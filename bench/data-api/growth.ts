@@ -12,10 +12,10 @@
 // DATABASE_URL names a server and a database to connect to for administration; the benchmark drops
 // and creates `--database` there, prepares it (migrations, demo seed), builds the hub if needed,
 // and serves it on `--port`. Setup, results and reading: docs/performance.md.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
-import { Agent, request } from "node:http";
+import { writeFileSync } from "node:fs";
+import { Agent } from "node:http";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -35,6 +35,7 @@ import { syntheticCpf } from "@/prisma/seed/names";
 import { copyStudents, type TSeedSchool } from "./copy-seed";
 import { httpGet, percentile, sampleInTurns } from "./http";
 import { linkDemoApp } from "./load-network";
+import { startServer, walkFeed } from "./serve";
 
 const { values } = parseArgs({
   options: {
@@ -131,7 +132,7 @@ interface TStep {
   seedSeconds: number;
   loadAverage: number;
   queries: TQueryResult[];
-  walk: { events: number; seconds: number; eventsPerSecond: number; idleRssMb: number; peakRssMb: number };
+  walk: Awaited<ReturnType<typeof walkFeed>>;
 }
 
 const localDate = (ms: number) => formatInZone(Math.floor(ms / 1000) * 1000, TIME_ZONE).slice(0, 19).replace(/-/g, "/").replace("T", "+");
@@ -230,37 +231,6 @@ async function measureStep(pool: pg.Pool, network: TNetwork, view: TFeedView, us
   return results;
 }
 
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
-
-/** The whole feed of the network in one answer, read as it arrives; the server's RSS sampled every 20 ms. */
-function walk(networkId: string, serverPid: number): Promise<TStep["walk"]> {
-  return new Promise((resolve, reject) => {
-    const idle = rssMb(serverPid);
-    let peak = idle;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(serverPid))), 20);
-    const started = performance.now();
-    request(`${base}/manager/v1/data/${networkId}`, { agent, headers: { "x-api-key": KEY, "accept-encoding": "identity" } }, (res) => {
-      let events = 0;
-      let tail = "";
-      res.on("data", (chunk: Buffer) => {
-        const text = tail + chunk.toString("latin1");
-        events += text.split('"evento":"').length - 1;
-        tail = text.slice(-12);
-        events -= tail.split('"evento":"').length - 1;
-      });
-      res.on("end", () => {
-        clearInterval(sampler);
-        events += tail.split('"evento":"').length - 1;
-        const seconds = (performance.now() - started) / 1000;
-        resolve({ events, seconds, eventsPerSecond: events / seconds, idleRssMb: idle, peakRssMb: Math.max(peak, rssMb(serverPid)) });
-      });
-      res.on("error", reject);
-    })
-      .on("error", reject)
-      .end();
-  });
-}
-
 /** "scan + people" when the statement looks people up, else the total. */
 const bufferCell = (q: TQueryResult) => (q.buffers.people ? `${q.buffers.total - q.buffers.people} + ${q.buffers.people}` : String(q.buffers.total));
 
@@ -350,17 +320,9 @@ async function main() {
   const view: TFeedView = { grantedTxid: Object.fromEntries(ids.map((id) => [id, grant!.grantedTxid])), visible: () => grant!.allowed as never };
   const userPartnerId = (await pairwiseIds({ kind: "application", id: grant!.applicationId })).toPartner(network.schools[0]!.supportTeacherId);
 
-  const server = spawn(process.execPath, ["server.mjs"], { env: { ...env, PORT: values.port }, stdio: ["ignore", "ignore", "inherit"] });
+  const server = await startServer(values.port!, env);
   const steps: TStep[] = [];
   try {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/healthz`)).ok) break;
-      } catch {
-        if (i > 600) throw new Error("server.mjs did not start");
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
     const serial = { next: 1_000_000 };
     for (const size of sizes) {
       log(`growing to ${size} students`);
@@ -372,7 +334,7 @@ async function main() {
       log(`seeded in ${seedSeconds.toFixed(0)} s: ${facts!.events} events, ${facts!.mb} MB; measuring`);
       const loadAverage = os.loadavg()[0]!;
       const queries = await measureStep(pool, network, view, userPartnerId);
-      const walked = await walk(network.id, server.pid!);
+      const walked = await walkFeed({ agent, url: `${base}/manager/v1/data/${network.id}`, apiKey: KEY, pid: server.pid! });
       if (String(walked.events) !== facts!.events) throw new Error(`the full walk returned ${walked.events} events of ${facts!.events}`);
       const step: TStep = { students: network.schools.reduce((n, s) => n + s.students, 0), events: Number(facts!.events), databaseMb: Number(facts!.mb), seedSeconds, loadAverage, queries, walk: walked };
       steps.push(step);

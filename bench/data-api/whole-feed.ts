@@ -3,13 +3,12 @@
 // build, same env), samples its RSS from /proc every 20 ms while a client streams the answer.
 //
 //   DATABASE_URL=postgresql://… HUB_SECRET=… npx tsx bench/data-api/whole-feed.ts [--port 3291]
-import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { loadNetwork } from "./load-network";
+import { startServer, streamEvents, walkFeed } from "./serve";
 
 const { values } = parseArgs({ options: { port: { type: "string", default: "3291" }, key: { type: "string", default: "demo-api-key" } } });
 const url = process.env.DATABASE_URL;
@@ -18,31 +17,7 @@ if (!url || !process.env.HUB_SECRET) {
   process.exit(2);
 }
 const base = `http://127.0.0.1:${values.port}`;
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 const agent = new Agent({ keepAlive: true });
-
-/** GET, reading the body as it arrives without keeping it: returns bytes and events seen. */
-function stream(path: string, onChunk: () => void): Promise<{ status: number; bytes: number; events: number }> {
-  return new Promise((resolve, reject) => {
-    request(`${base}${path}`, { agent, headers: { "x-api-key": values.key!, "accept-encoding": "identity" } }, (res) => {
-      let bytes = 0;
-      let events = 0;
-      let tail = "";
-      res.on("data", (chunk: Buffer) => {
-        bytes += chunk.length;
-        const text = tail + chunk.toString("latin1");
-        events += text.split('"evento":"').length - 1;
-        tail = text.slice(-12);
-        events -= tail.split('"evento":"').length - 1;
-        onChunk();
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, bytes, events: events + tail.split('"evento":"').length - 1 }));
-      res.on("error", reject);
-    })
-      .on("error", reject)
-      .end();
-  });
-}
 
 async function main() {
   const pool = new pg.Pool({ connectionString: url });
@@ -50,27 +25,14 @@ async function main() {
   const { rows: [count] } = await pool.query<{ n: string }>(`SELECT count(*)::text AS n FROM "ChangeEvent" WHERE "institutionId" = ANY($1::uuid[])`, [[network.id, ...network.schools]]);
   await pool.end();
 
-  const server = spawn(process.execPath, ["server.mjs"], { env: { ...process.env, PORT: values.port, NODE_ENV: "production" }, stdio: ["ignore", "ignore", "inherit"] });
+  const server = await startServer(values.port!, process.env);
   try {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/healthz`)).ok) break;
-      } catch {
-        if (i > 300) throw new Error("server.mjs did not start");
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
     // Warm up (first requests load the route's code), then settle: that is the idle RSS.
-    for (let i = 0; i < 5; i++) await stream(`/manager/v1/data/${network.id}?limit=1000`, () => {});
-    await new Promise((r) => setTimeout(r, 2_000));
-    const idle = rssMb(server.pid!);
-    let peak = idle;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid!))), 20);
-    const started = performance.now();
-    const result = await stream(`/manager/v1/data/${network.id}`, () => {});
-    const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
-    peak = Math.max(peak, rssMb(server.pid!));
+    for (let i = 0; i < 5; i++) await streamEvents(agent, `${base}/manager/v1/data/${network.id}?limit=1000`, values.key!);
+    const result = await walkFeed({ agent, url: `${base}/manager/v1/data/${network.id}`, apiKey: values.key!, pid: server.pid! });
+    const { seconds } = result;
+    const idle = result.idleRssMb;
+    const peak = result.peakRssMb;
     console.log(`Network ${network.name}: ${network.schools.length} schools, ${count!.n} events in the database.`);
     console.log(`| events returned | of | MB sent | seconds | events/s | idle RSS MB | peak RSS MB | growth MB | load avg |`);
     console.log(`|---|---|---|---|---|---|---|---|---|`);

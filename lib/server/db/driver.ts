@@ -72,45 +72,52 @@ export function postgresDriver(pool: pg.Pool): SqlDriver {
   return {
     kind: "postgres",
     ...runner(pool),
-    async transaction(fn) {
-      const client = await pool.connect();
-      // A checked-out client has no listener of the pool's: without this one, a connection lost
-      // between two statements would be an uncaughtException. The statement in flight (or the
-      // next one) fails with the same error, which is what the caller sees.
-      const ignore = () => undefined;
-      client.on("error", ignore);
-      let broken: unknown;
-      try {
-        await client.query("BEGIN");
-        const result = await fn(runner(client));
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        if (isDatabaseUnavailable(error)) broken = error;
-        else await client.query("ROLLBACK").catch((rollbackError: unknown) => (broken = rollbackError));
-        throw error;
-      } finally {
-        client.removeListener("error", ignore);
-        // Releasing with an error makes the pool close the connection instead of reusing it.
-        client.release(broken instanceof Error ? broken : undefined);
-      }
-    },
-    async session(fn) {
-      const client = await pool.connect();
-      const ignore = () => undefined;
-      client.on("error", ignore);
-      let broken: unknown;
-      try {
-        return await fn(runner(client));
-      } catch (error) {
-        if (isDatabaseUnavailable(error)) broken = error;
-        throw error;
-      } finally {
-        client.removeListener("error", ignore);
-        // A session may leave state behind (an advisory lock after a failure): never reuse it.
-        client.release(broken instanceof Error ? broken : true);
-      }
-    },
+    transaction: (fn) =>
+      withClient(
+        pool,
+        async (client) => {
+          await client.query("BEGIN");
+          const result = await fn(runner(client));
+          await client.query("COMMIT");
+          return result;
+        },
+        {
+          reuse: true,
+          // Rolled back unless the connection is gone; a failed ROLLBACK closes the connection too.
+          onError: (client, error) => (isDatabaseUnavailable(error) ? Promise.resolve(error) : client.query("ROLLBACK").then(() => undefined, (rollbackError: unknown) => rollbackError)),
+        },
+      ),
+    // A session may leave state behind (an advisory lock after a failure): never reused.
+    session: (fn) => withClient(pool, (client) => fn(runner(client)), { reuse: false, onError: (_, error) => Promise.resolve(isDatabaseUnavailable(error) ? error : undefined) }),
     close: () => pool.end(),
   };
+}
+
+/**
+ * Runs `fn` on a client checked out of the pool. `onError` gets the error `fn` threw and returns
+ * what broke the connection, if anything (it is then closed, not reused); `reuse: false` closes
+ * it in every case.
+ */
+async function withClient<T>(
+  pool: pg.Pool,
+  fn: (client: pg.PoolClient) => Promise<T>,
+  options: { reuse: boolean; onError: (client: pg.PoolClient, error: unknown) => Promise<unknown> },
+): Promise<T> {
+  const client = await pool.connect();
+  // A checked-out client has no listener of the pool's: without this one, a connection lost
+  // between two statements would be an uncaughtException. The statement in flight (or the
+  // next one) fails with the same error, which is what the caller sees.
+  const ignore = () => undefined;
+  client.on("error", ignore);
+  let broken: unknown;
+  try {
+    return await fn(client);
+  } catch (error) {
+    broken = await options.onError(client, error);
+    throw error;
+  } finally {
+    client.removeListener("error", ignore);
+    // Releasing with an error (or true) makes the pool close the connection instead of reusing it.
+    client.release(broken instanceof Error ? broken : !options.reuse);
+  }
 }

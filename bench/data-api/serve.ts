@@ -1,0 +1,65 @@
+// The served hub for the Data API benches (whole-feed.ts, growth.ts): `node server.mjs` started on
+// a port, and the whole feed streamed from it while its RSS is sampled.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { request, type Agent } from "node:http";
+
+/** Starts the production server (`node server.mjs`, the build in .next) and waits for /healthz. */
+export async function startServer(port: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const server = spawn(process.execPath, ["server.mjs"], { env: { ...env, PORT: port, NODE_ENV: "production" }, stdio: ["ignore", "ignore", "inherit"] });
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return server;
+    } catch {
+      if (i > 600) {
+        server.kill("SIGTERM");
+        throw new Error("server.mjs did not start");
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+
+/** GET, reading the body as it arrives without keeping it: returns the status, bytes and events seen. */
+export function streamEvents(agent: Agent, url: string, apiKey: string): Promise<{ status: number; bytes: number; events: number }> {
+  return new Promise((resolve, reject) => {
+    request(url, { agent, headers: { "x-api-key": apiKey, "accept-encoding": "identity" } }, (res) => {
+      let bytes = 0;
+      let events = 0;
+      let tail = "";
+      res.on("data", (chunk: Buffer) => {
+        bytes += chunk.length;
+        const text = tail + chunk.toString("latin1");
+        events += text.split('"evento":"').length - 1;
+        tail = text.slice(-12);
+        events -= tail.split('"evento":"').length - 1;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, bytes, events: events + tail.split('"evento":"').length - 1 }));
+      res.on("error", reject);
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+/**
+ * The whole feed of `url` (no limit, no cursor) streamed once the server has settled for 2 s (its
+ * RSS then is "idle"), with the server's RSS sampled every 20 ms.
+ */
+export async function walkFeed(options: { agent: Agent; url: string; apiKey: string; pid: number }) {
+  await new Promise((r) => setTimeout(r, 2_000));
+  const idleRssMb = rssMb(options.pid);
+  let peakRssMb = idleRssMb;
+  const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, rssMb(options.pid))), 20);
+  const started = performance.now();
+  try {
+    const result = await streamEvents(options.agent, options.url, options.apiKey);
+    const seconds = (performance.now() - started) / 1000;
+    peakRssMb = Math.max(peakRssMb, rssMb(options.pid));
+    return { ...result, seconds, eventsPerSecond: result.events / seconds, idleRssMb, peakRssMb };
+  } finally {
+    clearInterval(sampler);
+  }
+}
