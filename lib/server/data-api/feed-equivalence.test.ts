@@ -186,7 +186,8 @@ async function checkRound(r: TRandom, world: TWorld, checks: number): Promise<vo
 
 describe("indexed paths equal the straightforward queries on random histories", () => {
   it("pages (min_date, user_id, every filter and view) and summary counts, round after round", { timeout: 240_000 }, async () => {
-    const seed = Number(process.env.HUB_TEST_SEED ?? Date.now() % 1_000_000);
+    // A fixed seed keeps the suite deterministic (docs/testing.md); HUB_TEST_SEED explores others.
+    const seed = Number(process.env.HUB_TEST_SEED ?? 24);
     const r = generator(seed);
     console.log(`feed equivalence seed: ${seed} (HUB_TEST_SEED=${seed} to replay)`);
     const network = await createInstitution({ name: "Rede aleatória", kind: "network" });
