@@ -139,17 +139,18 @@ const localDate = (ms: number) => formatInZone(Math.floor(ms / 1000) * 1000, TIM
 
 /**
  * Shared hit + read blocks of the statement's plan (EXPLAIN (ANALYZE, BUFFERS)), init plans and
- * CTEs included, and of its CTE "pe" apart (the page's people looked up after the cut, query-events.ts):
- * what the feed's scan reads is the rest.
+ * CTEs included, and how many of them are the page's people looked up after the cut
+ * (query-events.ts, CTE "pe"): everything but the feed's scan (CTE "u") and the horizon (CTE "h").
+ * A CTE's reads show on the node that first pulls it, so "pe" alone can hold "u"'s.
  */
 async function buffersOf(pool: pg.Pool, sql: string, params: unknown[]): Promise<{ total: number; people: number }> {
   type TPlan = Record<string, unknown> & { Plans?: TPlan[] };
   const { rows } = await pool.query<{ "QUERY PLAN": [{ Plan: TPlan }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, params);
-  const blocks = (plan: TPlan) => Number(plan["Shared Hit Blocks"] ?? 0) + Number(plan["Shared Read Blocks"] ?? 0);
-  const find = (plan: TPlan): TPlan | undefined => (plan["Subplan Name"] === "CTE pe" ? plan : plan.Plans?.map(find).find(Boolean));
+  const blocks = (plan: TPlan | undefined) => (plan ? Number(plan["Shared Hit Blocks"] ?? 0) + Number(plan["Shared Read Blocks"] ?? 0) : 0);
+  const find = (plan: TPlan, name: string): TPlan | undefined => (plan["Subplan Name"] === name ? plan : plan.Plans?.map((p) => find(p, name)).find(Boolean));
   const root = rows[0]!["QUERY PLAN"][0].Plan;
-  const people = find(root);
-  return { total: blocks(root), people: people ? blocks(people) : 0 };
+  const total = blocks(root);
+  return { total, people: find(root, "CTE pe") ? total - blocks(find(root, "CTE u")) - blocks(find(root, "CTE h")) : 0 };
 }
 
 const stats = (sorted: number[]) => ({ p50: percentile(sorted, 50), p99: percentile(sorted, 99) });

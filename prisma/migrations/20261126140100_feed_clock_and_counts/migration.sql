@@ -83,7 +83,10 @@ BEGIN
   SELECT n."institutionId", n.entity, n.kind, n."periodCode", COALESCE(n.record->>'perfil', ''), "hub_personal_mask"(n.changed), count(*)
     FROM new_rows n GROUP BY 1, 2, 3, 4, 5, 6;
   -- Fold the deltas of the institutions written now, one transaction in 32, one folder at a time.
-  IF pg_current_xact_id()::text::bigint % 32 = 0 AND pg_try_advisory_xact_lock(72616102) THEN
+  -- Only under READ COMMITTED: there each statement sees what an earlier folder committed; with a
+  -- transaction-wide snapshot, deleting rows another folder deleted would be a serialization error.
+  IF pg_current_xact_id()::text::bigint % 32 = 0 AND current_setting('transaction_isolation') = 'read committed'
+     AND pg_try_advisory_xact_lock(72616102) THEN
     WITH d AS (DELETE FROM "EventCount" c WHERE c."institutionId" IN (SELECT DISTINCT "institutionId" FROM new_rows) RETURNING c.*)
     INSERT INTO "EventCount" SELECT "institutionId", entity, kind, "periodCode", role, "hiddenMask", sum(n)
       FROM d GROUP BY 1, 2, 3, 4, 5, 6 HAVING sum(n) <> 0;
