@@ -21,7 +21,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { createDatabase, setDatabase } from "@/lib/db";
 import { encodeCursor, type TCursorPosition } from "@/lib/server/data-api/cursor";
-import { eventConditions, buildEventPageQuery, type TEventFilters, type TFeedView } from "@/lib/server/data-api/query-events";
+import { eventConditions, buildEventPageQuery, HORIZON_SQL, type TEventFilters, type TFeedView } from "@/lib/server/data-api/query-events";
 import { readMaintainedCounts } from "@/lib/server/data-api/read-maintained-counts";
 import { formatInZone } from "@/lib/server/data-api/time-zone";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
@@ -228,12 +228,23 @@ async function measureStep(pool: pg.Pool, network: TNetwork, view: TFeedView, us
   const groupSql = `SELECT e."institutionId", e.entity, e.kind, count(*) FROM "ChangeEvent" e WHERE ${['e."institutionId" = ANY($1::uuid[])', ...eventConditions(summaryFilters, params)].join(" AND ")} GROUP BY 1, 2, 3`;
   const groupTimes = await sampleInTurns({ sql: () => pool.query(groupSql, params) }, 5, 1);
   results.push({ name: "summary by GROUP BY (before #24)", events: summaryEvents, http: { p50: NaN, p99: NaN }, sql: stats(groupTimes.sql!), buffers: await buffersOf(pool, groupSql, params), sqlNote: "reference" });
-  log(`summary: HTTP p50 ${results.at(-2)!.http.p50.toFixed(1)} ms; GROUP BY p50 ${results.at(-1)!.sql.p50.toFixed(1)} ms`);
+  // An application granted now, after the whole history (decision 016: its feed starts with the
+  // current state): its first summary computes the counts below its grant once per institution
+  // (hub_grant_counts), every later one reads them. SQL only: the first call, then samples.
+  const { rows: [now] } = await pool.query<{ xmin: string }>(HORIZON_SQL);
+  const lateView: TFeedView = { ...view, grantedTxid: Object.fromEntries(networkIds.map((id) => [id, now!.xmin])) };
+  const lateFilters = { ...all, view: lateView };
+  const firstStarted = performance.now();
+  const lateEvents = (await readMaintainedCounts({ institutionIds: networkIds, filters: lateFilters })).reduce((n, r) => n + r.n, 0);
+  const firstMs = performance.now() - firstStarted;
+  const lateTimes = await sampleInTurns({ sql: () => readMaintainedCounts({ institutionIds: networkIds, filters: lateFilters }) }, samples, 2);
+  results.push({ name: "summary, application granted after the history (SQL)", events: lateEvents, http: { p50: NaN, p99: NaN }, sql: stats(lateTimes.sql!), buffers: { total: 0, people: 0 }, sqlNote: `first call ${firstMs.toFixed(0)} ms` });
+  log(`summary: HTTP p50 ${results.at(-3)!.http.p50.toFixed(1)} ms; GROUP BY p50 ${results.at(-2)!.sql.p50.toFixed(1)} ms; late grant first call ${firstMs.toFixed(0)} ms, then p50 ${results.at(-1)!.sql.p50.toFixed(1)} ms`);
   return results;
 }
 
 /** "scan + people" when the statement looks people up, else the total. */
-const bufferCell = (q: TQueryResult) => (q.buffers.people ? `${q.buffers.total - q.buffers.people} + ${q.buffers.people}` : String(q.buffers.total));
+const bufferCell = (q: TQueryResult) => (q.buffers.total === 0 ? "–" : q.buffers.people ? `${q.buffers.total - q.buffers.people} + ${q.buffers.people}` : String(q.buffers.total));
 
 function stepTable(step: TStep): string {
   const f = (n: number) => (Number.isNaN(n) ? "–" : n.toFixed(1));
@@ -242,7 +253,7 @@ function stepTable(step: TStep): string {
     "",
     "| query (limit=1000) | events | HTTP gzip p50 ms | p99 | SQL p50 ms | p99 | ratio | buffers: scan + people |",
     "|---|---:|---:|---:|---:|---:|---:|---:|",
-    ...step.queries.map((q) => `| ${q.name} | ${q.events} | ${f(q.http.p50)} | ${f(q.http.p99)} | ${f(q.sql.p50)} | ${f(q.sql.p99)} | ${Number.isNaN(q.http.p50) ? "–" : `${(q.http.p50 / q.sql.p50).toFixed(1)}×`} | ${bufferCell(q)} |`),
+    ...step.queries.map((q) => `| ${q.name}${q.sqlNote?.startsWith("first") ? ` (${q.sqlNote})` : ""} | ${q.events} | ${f(q.http.p50)} | ${f(q.http.p99)} | ${f(q.sql.p50)} | ${f(q.sql.p99)} | ${Number.isNaN(q.http.p50) ? "–" : `${(q.http.p50 / q.sql.p50).toFixed(1)}×`} | ${bufferCell(q)} |`),
     "",
     `Full sync walk: ${step.walk.events.toLocaleString("en")} events in ${step.walk.seconds.toFixed(1)} s = ${Math.round(step.walk.eventsPerSecond).toLocaleString("en")} events/s; server RSS ${step.walk.idleRssMb.toFixed(0)} MB idle, ${step.walk.peakRssMb.toFixed(0)} MB peak.`,
   ].join("\n");
@@ -267,7 +278,7 @@ function plot(steps: TStep[]): string {
   const right = 250;
   const top = 20;
   const bottom = 50;
-  const names = steps[0]!.queries.map((q) => q.name).filter((n) => !n.includes("GROUP BY"));
+  const names = steps[0]!.queries.filter((q) => !Number.isNaN(q.http.p50)).map((q) => q.name);
   const p50 = (s: TStep, name: string) => s.queries.find((q) => q.name === name)!.http.p50;
   const max = Math.max(50, ...steps.flatMap((s) => names.map((n) => p50(s, n))));
   const xs = steps.map((s) => Math.log10(s.students));
