@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import type { NextRequest } from "next/server";
 import { cache } from "react";
 import { authOptions } from "@/lib/auth";
-import { db } from "@/lib/db";
+import { database } from "@/lib/db";
 import type { InstitutionKind, Role } from "@/lib/generated/prisma/client";
 import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 import { readSession } from "./session-cookie";
@@ -17,21 +17,24 @@ export interface CurrentUser {
 /** The request's session, decoded once per request. */
 const getSession = cache((): Promise<Session | null> => getServerSession(authOptions()));
 
-/** The person and chosen profile a session names, re-read from the database (one query with a profile). */
+// The person and, when the session chose one of theirs, the profile with its institution: one
+// prepared statement on every signed-in request (docs/decisions/017).
+const USER_SQL = `
+SELECT pe.id AS "personId", pe.name,
+       CASE WHEN pr.id IS NULL THEN NULL
+            ELSE json_build_object('id', pr.id, 'role', pr.role, 'institution', json_build_object('id', i.id, 'name', i.name, 'kind', i.kind)) END AS profile
+  FROM "Person" pe
+  LEFT JOIN "Profile" pr ON pr.id = $2::uuid AND pr."personId" = pe.id
+  LEFT JOIN "Institution" i ON i.id = pr."institutionId"
+ WHERE pe.id = $1::uuid`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The person and chosen profile a session names, re-read from the database. */
 async function loadUser(personId: string, profileId: string | null | undefined): Promise<CurrentUser | null> {
-  if (!personId) return null;
-  if (profileId) {
-    const profile = await db().profile.findFirst({
-      where: { id: profileId, personId },
-      select: { id: true, role: true, institution: { select: { id: true, name: true, kind: true } }, person: { select: { name: true } } },
-    });
-    if (profile) {
-      const { person, ...rest } = profile;
-      return { personId, name: person.name, profile: rest };
-    }
-  }
-  const person = await db().person.findUnique({ where: { id: personId }, select: { id: true, name: true } });
-  return person && { personId: person.id, name: person.name, profile: null };
+  if (!UUID.test(personId)) return null;
+  const [user] = await database().sql.query<CurrentUser>(USER_SQL, [personId, profileId && UUID.test(profileId) ? profileId : null], { prepared: true });
+  return user ?? null;
 }
 
 /** The signed-in person and chosen profile, re-read from the database on every request. */
