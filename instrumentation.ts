@@ -3,12 +3,14 @@
 // (lib/server/http/hot-routes.ts, docs/decisions/017-hot-routes-beside-next.md).
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const [{ registerHotRoutes }, launch, token, userInfo] = await Promise.all([
+  const [{ registerHotRoutes, registerShutdownTask }, { flushAccessLogs }, launch, token, userInfo] = await Promise.all([
     import("@/lib/server/http/hot-routes"),
+    import("@/lib/server/audit/log-access"),
     import("@/app/(portal)/launch/[placementId]/route"),
     import("@/app/lti/v1/oauth2/authorize/route"),
     import("@/app/users/v1/users/info/route"),
   ]);
+  registerShutdownTask(flushAccessLogs);
   registerHotRoutes([
     { method: "POST", path: "/lti/v1/oauth2/authorize", handler: (request) => token.POST(request) },
     { method: "GET", path: "/users/v1/users/info", handler: (request) => userInfo.GET(request) },

@@ -95,6 +95,15 @@ export function registerHotRoutes(routes: readonly THotRoute[]): void {
   };
 }
 
+const SHUTDOWN_KEY = Symbol.for("hub.shutdownTasks");
+type TGlobalWithTasks = typeof globalThis & { [SHUTDOWN_KEY]?: Array<() => Promise<void>> };
+
+/** Work server.mjs awaits after the last request, before it exits (the access log's last batch). */
+export function registerShutdownTask(task: () => Promise<void>): void {
+  const g = globalThis as TGlobalWithTasks;
+  (g[SHUTDOWN_KEY] ??= []).push(task);
+}
+
 /** What instrumentation.ts registered, or null (Next's dev server, tests). */
 export function hotRoutes(): THotRoutes | null {
   return (globalThis as TGlobalWithRoutes)[REGISTRY_KEY] ?? null;
