@@ -1,8 +1,8 @@
 -- Issue #24: the Data API's cost independent of the history's length.
 -- (docs/decisions/018-feed-clock-and-maintained-counts.md)
 
--- 1. The feed clock: a date → position map for min_date. Each statement that writes events adds
--- (at, txid): `txid` is the xmax of a snapshot taken before the clock was read at `at`, so every
+-- 1. The feed clock: a date → position map for min_date. A statement that writes events adds
+-- (at, txid) unless an entry of the last 100 ms exists: `txid` is the xmax of a snapshot taken before the clock was read at `at`, so every
 -- transaction that starts at `at` or later gets a larger xid, and its events (occurredAt = the
 -- transaction's start) sort after `txid`. A read with min_date starts its ordered scan at the
 -- txid of the last entry at or before min_date: one index probe, whatever the history's length.
@@ -78,7 +78,12 @@ END $$;
 
 CREATE FUNCTION "hub_events_inserted"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO "FeedClock" ("at", "txid") SELECT clock_timestamp(), pg_snapshot_xmax(pg_current_snapshot())::text::bigint;
+  -- At most about one clock entry per 100 ms: any entry is a correct floor, a later one only a
+  -- tighter one, so skipping (or two writers both writing) costs a min_date read at most the
+  -- events of 100 ms more, while the map grows with time, not with the number of writes.
+  IF NOT EXISTS (SELECT 1 FROM "FeedClock" c WHERE c."at" > clock_timestamp() - interval '100 milliseconds') THEN
+    INSERT INTO "FeedClock" ("at", "txid") SELECT clock_timestamp(), pg_snapshot_xmax(pg_current_snapshot())::text::bigint;
+  END IF;
   INSERT INTO "EventCount"
   SELECT n."institutionId", n.entity, n.kind, n."periodCode", COALESCE(n.record->>'perfil', ''), "hub_personal_mask"(n.changed), count(*)
     FROM new_rows n GROUP BY 1, 2, 3, 4, 5, 6;
