@@ -56,7 +56,9 @@ export function prepareDatabase(name: string, engine: TDatabaseEngine, port: num
 /** Starts server.mjs on the prepared database and waits for /healthz. */
 export async function startHub(env: Record<string, string>): Promise<TBenchHub> {
   // The access log is written as in production; to /dev/null, so the bench's pipe costs nothing.
-  const server = spawnChild(process.execPath, ["server.mjs"], { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: childEnv(env) });
+  // BENCH_PROFILE_DIR=dir: the server writes a CPU profile there when the bench stops it.
+  const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const server = spawnChild(process.execPath, [...profile, "server.mjs"], { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: childEnv(env) });
   const base = env.HUB_BASE_URL!;
   for (let i = 0; i < 240; i++) {
     if (server.exitCode !== null) throw new Error(`server.mjs exited with ${server.exitCode}`);

@@ -7,10 +7,11 @@ import { signLaunch } from "@/lib/lti/sign-launch";
 import { decryptSecret } from "@/lib/server/crypto/secret-box";
 import { logLaunch } from "@/lib/server/audit/log-launch";
 import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
-import { resolveSharingRule } from "@/lib/server/privacy/resolve-sharing-rule";
+import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
+import { ruleRowsSql, sharingRuleOf, type TRuleRow } from "@/lib/server/privacy/resolve-sharing-rule";
 import { LTI_SECRET_PURPOSE } from "@/lib/server/tools/lti-secret-purpose";
 import type { TActingProfile } from "@/lib/server/tools/acting-profile";
-import { findUsablePlacementIds } from "@/lib/server/tools/find-usable-placement-ids";
+import { usablePlacementCondition } from "@/lib/server/tools/find-usable-placement-ids";
 import { personalLaunchFields } from "./personal-launch-fields";
 
 export const TOOL_CONSUMER_INSTANCE_NAME = "Hub Educacional";
@@ -44,12 +45,16 @@ interface TPlacementRow {
   class: { id: string; name: string; periodName: string } | null;
   tool: { id: string; edtechId: string; title: string; launchUrl: string; consumerKey: string; sharedSecretEnc: string };
   person: { name: string; email: string | null };
+  ruleRows: TRuleRow[];
 }
 
-// The placement, its tool and class, and the acting profile's person, in one prepared statement
-// (docs/decisions/017).
+// One prepared statement (docs/decisions/017): the placement if the profile may use it (the
+// gallery's own condition), its tool and class, the profile's person, and the tool's sharing
+// rule rows at the placement's institution (the rule engine's own sub-select).
 const PLACEMENT_SQL = `
 SELECT p.id, p.title, p."customParams", p."institutionId",
+       (SELECT coalesce(json_agg(x ORDER BY x.depth), '[]')
+          FROM (${ruleRowsSql("tool", { institution: `p."institutionId"`, edtech: `t."edtechId"`, partner: "t.id" })}) x) AS "ruleRows",
        CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id, 'name', c.name, 'periodName', pd.name) END AS class,
        json_build_object('id', t.id, 'edtechId', t."edtechId", 'title', t.title, 'launchUrl', t."launchUrl",
                          'consumerKey', t."consumerKey", 'sharedSecretEnc', t."sharedSecretEnc") AS tool,
@@ -60,7 +65,8 @@ SELECT p.id, p.title, p."customParams", p."institutionId",
   LEFT JOIN "Period" pd ON pd.id = c."periodId"
   JOIN "Profile" pr ON pr.id = $2::uuid
   JOIN "Person" pe ON pe.id = pr."personId"
- WHERE p.id = $1::uuid`;
+ WHERE p.id = $1::uuid
+   AND ${usablePlacementCondition({ institution: "$3::uuid", role: `$4::"Role"`, profile: "$2::uuid" })}`;
 
 /** Only scalar values make sense as form fields; anything else in the JSON is ignored. */
 const ZCustomParamsSchema = z
@@ -83,15 +89,15 @@ const ZCustomParamsSchema = z
 export async function buildLaunch({ placementId, profile, timestamp, nonce }: BuildLaunchOptions): Promise<TBuiltLaunch> {
   const notFound = new AppError("not_found", "Ferramenta não encontrada.");
   if (!ZPlacementIdSchema.safeParse(placementId).success) throw notFound;
-  const [usableId] = await findUsablePlacementIds({ profile, placementId });
-  if (!usableId) throw notFound;
-  const [placement] = await database().sql.query<TPlacementRow>(PLACEMENT_SQL, [usableId, profile.id], { prepared: true });
+  const [[placement]] = await Promise.all([
+    database().sql.query<TPlacementRow>(PLACEMENT_SQL, [placementId, profile.id, profile.institutionId, profile.role], { prepared: true }),
+    // The rule engine's duty (resolveSharingRule): the roots the pseudonyms and pairwise ids come from.
+    loadIdentityRoots(),
+  ]);
   if (!placement) throw notFound;
   const { tool } = placement;
-  const [sharing, ids] = await Promise.all([
-    resolveSharingRule({ institutionId: placement.institutionId, partner: { kind: "tool", id: tool.id, edtechId: tool.edtechId }, role: profile.role }),
-    pairwiseIds({ kind: "tool", id: tool.id }),
-  ]);
+  const sharing = sharingRuleOf(placement.ruleRows, "tool", profile.role);
+  const ids = await pairwiseIds({ kind: "tool", id: tool.id });
   if (!sharing.enabled) throw new AppError("forbidden", LAUNCH_REFUSED);
 
   const base = env().HUB_BASE_URL;

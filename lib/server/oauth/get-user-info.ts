@@ -20,7 +20,7 @@ import { recordFilter } from "@/lib/server/data-api/privacy";
 import { personAttributes } from "@/lib/server/school-data/snapshots";
 import type { TPersonalAttribute } from "@/lib/validations/data-api";
 import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
-import { resolveApplicationAccess } from "./resolve-application-access";
+import { ruleRowsSql, sharingRuleOf, type TRuleRow } from "@/lib/server/privacy/resolve-sharing-rule";
 import { ourTokenVerification } from "./signing-keys";
 
 export const USER_INFO_SCOPE = "user.info";
@@ -91,12 +91,17 @@ interface TTokenRecord {
   role: Role | null;
   institution: { id: string; name: string; kind: InstitutionKind } | null;
   person: Pick<Person, "name" | "birthDate" | "cpf" | "email" | "phone"> | null;
+  /** The application's sharing rule rows at the profile's institution (the rule engine's sub-select). */
+  ruleRows: TRuleRow[];
 }
 
-// The token's row with its application, profile, person and institution, in one prepared
-// statement (docs/decisions/017). The birth date comes back as UTC midnight, as Prisma gives it.
+// The token's row with its application, profile, person, institution and the application's
+// sharing rule rows there, in one prepared statement (docs/decisions/017). The birth date comes
+// back as UTC midnight, as Prisma gives it.
 const TOKEN_RECORD_SQL = `
 SELECT t."profileId", t.scope, t."revokedAt", t."expiresAt",
+       (SELECT coalesce(json_agg(x ORDER BY x.depth), '[]')
+          FROM (${ruleRowsSql("application", { institution: `pr."institutionId"`, edtech: `a."edtechId"`, partner: "a.id" })}) x) AS "ruleRows",
        json_build_object('id', a.id, 'clientId', a."clientId", 'edtechId', a."edtechId") AS application,
        pr.role,
        CASE WHEN i.id IS NULL THEN NULL ELSE json_build_object('id', i.id, 'name', i.name, 'kind', i.kind) END AS institution,
@@ -146,7 +151,7 @@ export async function getUserInfo(options: {
   const { role, institution, person } = record;
   if (!role || !institution || !person) return invalidToken("The profile of this access token no longer exists");
   const profile = { id: record.profileId, role, institution, person };
-  const access = await resolveApplicationAccess({ institutionId: profile.institution.id, application: record.application, role: profile.role });
+  const access = sharingRuleOf(record.ruleRows, "application", profile.role);
   if (!access.enabled) return invalidToken("The institution no longer enables this application");
 
   const { configuration } = access;

@@ -44,7 +44,8 @@ export type TSharingRule =
     }
   | { enabled: false; reason: "no_contract" | "not_enabled" };
 
-interface Row {
+/** One institution on the way up, with the partner's contract and rule row there (if any). */
+export interface TRuleRow {
   id: string;
   depth: number;
   linked: boolean;
@@ -56,24 +57,34 @@ interface Row {
 // A cycle cannot be created through the services, but a bound keeps a bad row from looping.
 const MAX_DEPTH = 64;
 
-const ruleSql = (table: string, partnerColumn: string) => `
+const RULE_TABLES: Record<TSharingPartner["kind"], { table: string; partnerColumn: string }> = {
+  application: { table: "ApplicationAccess", partnerColumn: "applicationId" },
+  tool: { table: "ToolSharing", partnerColumn: "toolId" },
+};
+
+/**
+ * The rule rows (TRuleRow, nearest first) as a statement of its own, or, with SQL expressions for
+ * the institution, the edtech and the partner, as a sub-select another statement embeds (the
+ * launch reads its placement and its rule in one round trip). Fixed strings only: the table,
+ * the column and the expressions never come from input.
+ */
+export function ruleRowsSql(kind: TSharingPartner["kind"], refs = { institution: "$1::uuid", edtech: "$2::uuid", partner: "$3::uuid" }): string {
+  const { table, partnerColumn } = RULE_TABLES[kind];
+  return `
 WITH RECURSIVE up AS (
-  SELECT i.id, i."parentId", 0 AS depth FROM "Institution" i WHERE i.id = $1::uuid
+  SELECT i.id, i."parentId", 0 AS depth FROM "Institution" i WHERE i.id = ${refs.institution}
   UNION ALL
   SELECT p.id, p."parentId", up.depth + 1 FROM "Institution" p JOIN up ON p.id = up."parentId"
   WHERE up.depth < ${MAX_DEPTH}
 )
 SELECT up.id, up.depth,
-       EXISTS (SELECT 1 FROM "EdtechLink" l WHERE l."institutionId" = up.id AND l."edtechId" = $2::uuid) AS linked,
+       EXISTS (SELECT 1 FROM "EdtechLink" l WHERE l."institutionId" = up.id AND l."edtechId" = ${refs.edtech}) AS linked,
        r."allowedAttributes", r."anonymizedAttributes", r."roleOverrides"
-  FROM up LEFT JOIN "${table}" r ON r."institutionId" = up.id AND r."${partnerColumn}" = $3::uuid
+  FROM up LEFT JOIN "${table}" r ON r."institutionId" = up.id AND r."${partnerColumn}" = ${refs.partner}
  ORDER BY up.depth`;
+}
 
-// Fixed strings only: the table and column never come from input.
-const SQL: Record<TSharingPartner["kind"], string> = {
-  application: ruleSql("ApplicationAccess", "applicationId"),
-  tool: ruleSql("ToolSharing", "toolId"),
-};
+const SQL: Record<TSharingPartner["kind"], string> = { application: ruleRowsSql("application"), tool: ruleRowsSql("tool") };
 
 /** Whether the partner's edtech has a contract at the institution or above, enabled or not yet. */
 export function hasContract(rule: TSharingRule): boolean {
@@ -90,16 +101,21 @@ export async function resolveSharingRule(options: { institutionId: string; partn
   // Every channel that takes a rule pseudonymizes with it, synchronously, from the identity roots:
   // the rule engine reads them (once per process) so no channel can forget to (ADR 014).
   const [rows] = await Promise.all([
-    database().sql.query<Row>(SQL[partner.kind], [options.institutionId, partner.edtechId, partner.id], { prepared: true }),
+    database().sql.query<TRuleRow>(SQL[partner.kind], [options.institutionId, partner.edtechId, partner.id], { prepared: true }),
     loadIdentityRoots(),
   ]);
+  return sharingRuleOf(rows, partner.kind, options.role);
+}
+
+/** The rule the rows give (nearest first) for data about a profile of `role` (see resolveSharingRule). */
+export function sharingRuleOf(rows: readonly TRuleRow[], kind: TSharingPartner["kind"], role: TProfileRole | null): TSharingRule {
   if (!rows.some((r) => r.linked)) return { enabled: false, reason: "no_contract" };
   const nearest = rows.find((r) => r.allowedAttributes !== null);
-  if (!nearest && partner.kind === "application") return { enabled: false, reason: "not_enabled" };
+  if (!nearest && kind === "application") return { enabled: false, reason: "not_enabled" };
   const byRole = combineRuleSettings([(nearest && ruleSettingsOf(nearest)) ?? { allowedAttributes: [], anonymizedAttributes: [], roleOverrides: {} }]);
   return {
     enabled: true,
-    configuration: options.role ? byRole[options.role] : strictestConfiguration(byRole),
+    configuration: role ? byRole[role] : strictestConfiguration(byRole),
     byRole,
     ruleInstitutionId: nearest?.id ?? null,
   };

@@ -9,6 +9,20 @@ export interface FindUsablePlacementIdsOptions {
 }
 
 /**
+ * The condition itself, over `p` (Placement) and `t` (its Tool), with SQL expressions for the
+ * acting profile's institution, role and id: findUsablePlacementIds below, and the launch's own
+ * one-round-trip statement (build-launch.ts). Fixed strings only, never input.
+ */
+export function usablePlacementCondition(refs: { institution: string; role: string; profile: string }): string {
+  return `p."institutionId" = ${refs.institution}
+        AND t.status = 'active'
+        AND (coalesce(cardinality(p.roles), 0) = 0 OR ${refs.role} = ANY (p.roles))
+        AND (p."classId" IS NULL
+             OR EXISTS (SELECT 1 FROM "ClassStudent" cs WHERE cs."classId" = p."classId" AND cs."studentId" = ${refs.profile})
+             OR EXISTS (SELECT 1 FROM "SubjectTeacher" st WHERE st."classId" = p."classId" AND st."teacherId" = ${refs.profile}))`;
+}
+
+/**
  * The one definition of "this profile may open this placement", shared by the gallery and the
  * launch so they can never disagree: the profile's own institution (placements are not inherited
  * by child schools), an active tool, no role restriction or the profile's role listed, and for a
@@ -22,12 +36,7 @@ export async function findUsablePlacementIds({ profile, placementId, toolId }: F
     `SELECT p.id
        FROM "Placement" p
        JOIN "Tool" t ON t.id = p."toolId"
-      WHERE p."institutionId" = $1::uuid
-        AND t.status = 'active'
-        AND (coalesce(cardinality(p.roles), 0) = 0 OR $2::"Role" = ANY (p.roles))
-        AND (p."classId" IS NULL
-             OR EXISTS (SELECT 1 FROM "ClassStudent" cs WHERE cs."classId" = p."classId" AND cs."studentId" = $3::uuid)
-             OR EXISTS (SELECT 1 FROM "SubjectTeacher" st WHERE st."classId" = p."classId" AND st."teacherId" = $3::uuid))
+      WHERE ${usablePlacementCondition({ institution: "$1::uuid", role: `$2::"Role"`, profile: "$3::uuid" })}
         AND ($4::uuid IS NULL OR p.id = $4::uuid)
         AND ($5::uuid IS NULL OR p."toolId" = $5::uuid)
       ORDER BY p."createdAt", p.id
