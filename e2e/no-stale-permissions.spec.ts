@@ -1,5 +1,5 @@
 // The hot paths answer from the database's present state, whatever they keep in memory (#17,
-// docs/decisions/017): a client secret replaced or an application deleted is refused by the very
+// docs/decisions/021): a client secret replaced or an application deleted is refused by the very
 // next token request, and a placement removed refuses the very next launch, on the served hub
 // (server.mjs answers these routes itself, without Next's router). The test makes its own
 // application, school, student and placement.

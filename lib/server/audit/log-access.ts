@@ -41,7 +41,7 @@ SELECT gen_random_uuid(), r.channel::"AccessChannel",
 /**
  * Entries are written in batches: one insert per BATCH_DELAY_MS (or per BATCH_MAX entries), not
  * one per request, which at a morning's rate of sign-ins and launches was a write per request
- * (docs/decisions/017).
+ * (docs/decisions/021).
  */
 const BATCH_MAX = 500;
 const BATCH_DELAY_MS = 5;

@@ -18,7 +18,7 @@ export interface CurrentUser {
 const getSession = cache((): Promise<Session | null> => getServerSession(authOptions()));
 
 // The person and, when the session chose one of theirs, the profile with its institution: one
-// prepared statement on every signed-in request (docs/decisions/017).
+// prepared statement on every signed-in request (docs/decisions/021).
 const USER_SQL = `
 SELECT pe.id AS "personId", pe.name,
        CASE WHEN pr.id IS NULL THEN NULL

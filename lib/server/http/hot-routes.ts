@@ -1,6 +1,6 @@
 // The routes a school's morning hits hardest — the token exchange, user info and the launch page —
 // answered by server.mjs without Next's router, which costs about 1 ms of CPU per request on its
-// own (docs/decisions/017-hot-routes-beside-next.md). They are the same route handlers: the route
+// own (docs/decisions/021-hot-routes-beside-next.md). They are the same route handlers: the route
 // files stay the one place that turns HTTP into a call and back; this module only matches the
 // method and path and bridges node:http to the handler's Request/Response.
 //

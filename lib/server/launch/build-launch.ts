@@ -48,7 +48,7 @@ interface TPlacementRow {
   ruleRows: TRuleRow[];
 }
 
-// One prepared statement (docs/decisions/017): the placement if the profile may use it (the
+// One prepared statement (docs/decisions/021): the placement if the profile may use it (the
 // gallery's own condition), its tool and class, the profile's person, and the tool's sharing
 // rule rows at the placement's institution (the rule engine's own sub-select).
 const PLACEMENT_SQL = `

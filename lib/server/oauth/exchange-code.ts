@@ -12,7 +12,7 @@
 // its own): a concurrent replay waits for the claim to commit, then sees the code used and
 // revokes the tokens the first exchange just recorded. Once claimed, a code is spent even if a
 // later check fails: single use means one attempt. Raw SQL, prepared on PostgreSQL: this is the
-// hottest write of a school's morning (docs/decisions/017).
+// hottest write of a school's morning (docs/decisions/021).
 import { database } from "@/lib/db";
 import { OAuthError } from "@/lib/oauth/errors";
 import { verifyPkce } from "@/lib/oauth/pkce";

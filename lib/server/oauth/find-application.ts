@@ -17,7 +17,7 @@ export interface TOAuthApplication {
 /** Client ids are short identifiers; anything longer cannot be registered, so skip the query. */
 const MAX_CLIENT_ID_LENGTH = 256;
 
-// Raw SQL, prepared on PostgreSQL: every token request starts here (docs/decisions/017).
+// Raw SQL, prepared on PostgreSQL: every token request starts here (docs/decisions/021).
 /** The application by client_id ($1), as TOAuthApplication. */
 export const APPLICATION_SQL = `
 SELECT a.id, a."edtechId", e.name AS "edtechName", a."clientId", a."clientSecretHash", a.name, a.description,

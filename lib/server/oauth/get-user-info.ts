@@ -96,7 +96,7 @@ interface TTokenRecord {
 }
 
 // The token's row with its application, profile, person, institution and the application's
-// sharing rule rows there, in one prepared statement (docs/decisions/017). The birth date comes
+// sharing rule rows there, in one prepared statement (docs/decisions/021). The birth date comes
 // back as UTC midnight, as Prisma gives it.
 const TOKEN_RECORD_SQL = `
 SELECT t."profileId", t.scope, t."revokedAt", t."expiresAt",
