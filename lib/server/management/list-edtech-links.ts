@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import { listAncestors } from "./list-ancestors";
+import { listAncestors } from "@/lib/server/institution-tree/list-ancestors";
 import { requireInReach } from "./require-in-reach";
 import type { TManagerScope } from "./resolve-manager-scope";
 

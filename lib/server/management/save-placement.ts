@@ -3,7 +3,7 @@ import { recordAudit } from "@/lib/server/audit/record-audit";
 import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ZIdSchema, ZPlacementInputSchema, type TPlacementInput } from "@/lib/validations/management";
-import { listAncestors } from "./list-ancestors";
+import { listAncestors } from "@/lib/server/institution-tree/list-ancestors";
 import { requireInReach } from "./require-in-reach";
 import type { TManagerScope } from "./resolve-manager-scope";
 

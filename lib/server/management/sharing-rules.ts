@@ -7,7 +7,8 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { parseRoleOverrides } from "@/lib/server/data-api/privacy";
 import { PERSONAL_ATTRIBUTES, PROFILE_ROLES, type TPersonalAttribute, type TProfileRole } from "@/lib/validations/data-api";
 import type { TAttributeRule } from "@/lib/validations/management";
-import { listAncestors, type TAncestor } from "./list-ancestors";
+import { nearestRule } from "@/lib/server/institution-tree/effective-access";
+import { listAncestors, type TAncestor } from "@/lib/server/institution-tree/list-ancestors";
 
 export type TAttributeRules = Record<TPersonalAttribute, TAttributeRule>;
 
@@ -81,16 +82,16 @@ export function ruleStateAt(
 ): TRuleState {
   const [here, ...above] = chain;
   const own = rows.find((r) => r.institutionId === here?.id) ?? null;
-  const nearest = above.map((c) => ({ c, row: rows.find((r) => r.institutionId === c.id) })).find((x) => x.row);
+  const nearest = nearestRule(above.map((c) => ({ c, rule: rows.find((r) => r.institutionId === c.id) ?? null })));
   return {
     own: own ? toRules(own.allowedAttributes, own.anonymizedAttributes) : null,
     ownRoles: own ? toRoleRules(own.roleOverrides) : {},
-    inherited: nearest?.row
+    inherited: nearest?.rule
       ? {
           institutionId: nearest.c.id,
           institutionName: nearest.c.name,
-          rules: toRules(nearest.row.allowedAttributes, nearest.row.anonymizedAttributes),
-          roles: toRoleRules(nearest.row.roleOverrides),
+          rules: toRules(nearest.rule.allowedAttributes, nearest.rule.anonymizedAttributes),
+          roles: toRoleRules(nearest.rule.roleOverrides),
         }
       : null,
     ownUpdatedAt: own?.updatedAt ?? null,

@@ -7,7 +7,7 @@
 //     is listed as one that could include her.
 import { db } from "@/lib/db";
 import type { AccessChannel, Prisma } from "@/lib/generated/prisma/client";
-import { listAncestors } from "@/lib/server/management/list-ancestors";
+import { listAncestors } from "@/lib/server/institution-tree/list-ancestors";
 
 export interface TReadProfile {
   id: string;
