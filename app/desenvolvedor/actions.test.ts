@@ -2,7 +2,7 @@
 // with only the session mocked: parsing, field messages, authorization and "nothing saved".
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createDeveloper, pngBytes, type TTestDeveloper } from "@/lib/server/developer/testing";
-import type { TFormState } from "@/lib/validations/developer";
+import type { TFormState } from "@/lib/validations/form";
 import { setupTestDatabase } from "@/test/database";
 
 const session = vi.hoisted(() => ({ personId: null as string | null }));

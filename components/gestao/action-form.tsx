@@ -1,6 +1,6 @@
 "use client";
 import { useActionState, useId, useState, type FormEvent } from "react";
-import type { TFormState } from "@/lib/server/management/run-form-action";
+import type { TFormState } from "@/lib/validations/form";
 import { inputClass, primaryButton } from "./styles";
 
 export type TFormAction = (state: TFormState, form: FormData) => Promise<TFormState>;
@@ -60,19 +60,19 @@ export function ActionForm(props: {
     const target = e.target as HTMLInputElement;
     if (controlling.has(target.name)) setWatched((w) => ({ ...w, [target.name]: target.value }));
   };
-  const fieldError = (name: string) => (state.status === "error" ? state.fields[name] : undefined);
+  const fieldError = (name: string) => (state.status === "error" ? state.fieldErrors[name] : undefined);
   const valueOf = (spec: TFieldSpec): string | string[] | undefined => {
     if (state.status === "error") {
       if (spec.type === "checkboxes") return spec.defaultValue;
       return state.values[spec.name] ?? "";
     }
-    if (state.status === "ok" && props.resetOnSuccess) return spec.type === "select" || spec.type === "radio" ? spec.defaultValue : "";
+    if (state.status === "success" && props.resetOnSuccess) return spec.type === "select" || spec.type === "radio" ? spec.defaultValue : "";
     return spec.defaultValue;
   };
   // A new key after each answer remounts the fields with the values above (React resets forms
   // after an action; this makes the reset land on the right values).
   const key = state.status === "idle" ? "idle" : String(state.at);
-  const unplaced = state.status === "error" ? Object.keys(state.fields).filter((f) => !props.fields.some((s) => s.name === f)) : [];
+  const unplaced = state.status === "error" ? Object.keys(state.fieldErrors).filter((f) => !props.fields.some((s) => s.name === f)) : [];
 
   return (
     <form action={formAction} onChange={onChange} aria-label={props.ariaLabel} noValidate className="space-y-4">
@@ -149,14 +149,14 @@ export function ActionForm(props: {
         <button type="submit" disabled={pending} className={primaryButton}>
           {pending ? (props.pendingLabel ?? "Salvando…") : props.submitLabel}
         </button>
-        <FormStatus state={state} extra={unplaced.map((f) => (state.status === "error" ? state.fields[f]! : ""))} />
+        <FormStatus state={state} extra={unplaced.map((f) => (state.status === "error" ? state.fieldErrors[f]! : ""))} />
       </div>
     </form>
   );
 }
 
 export function FormStatus({ state, extra = [] }: { state: TFormState; extra?: string[] }) {
-  if (state.status === "ok") return <p role="status" className="text-sm font-medium text-emerald-700">{state.message}</p>;
+  if (state.status === "success") return <p role="status" className="text-sm font-medium text-emerald-700">{state.message}</p>;
   if (state.status === "error") {
     return (
       <div role="alert" className="text-sm text-red-700">

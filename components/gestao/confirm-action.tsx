@@ -1,6 +1,6 @@
 "use client";
 import { useActionState, useState } from "react";
-import type { TFormState } from "@/lib/server/management/run-form-action";
+import type { TFormState } from "@/lib/validations/form";
 import type { TFormAction } from "./action-form";
 import { dangerButton, secondaryButton } from "./styles";
 

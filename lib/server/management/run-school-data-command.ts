@@ -24,6 +24,29 @@ import { updateSubject } from "@/lib/server/school-data/update-subject";
 import { ZSchoolDataCommandSchema, type TSchoolDataCommand } from "@/lib/validations/management";
 import type { TManagerScope } from "./resolve-manager-scope";
 
+/** What a manager is told after each command. */
+export const COMMAND_DONE: Record<TSchoolDataCommand["type"], string> = {
+  createPeriod: "Período criado.",
+  updatePeriod: "Período atualizado.",
+  deletePeriod: "Período excluído.",
+  createSubject: "Disciplina criada.",
+  updateSubject: "Disciplina atualizada.",
+  deleteSubject: "Disciplina excluída.",
+  createClass: "Turma criada.",
+  updateClass: "Turma atualizada.",
+  deleteClass: "Turma excluída.",
+  createPerson: "Pessoa cadastrada.",
+  updatePerson: "Dados atualizados.",
+  addProfile: "Perfil adicionado.",
+  deleteProfile: "Perfil removido.",
+  enrollStudent: "Aluno matriculado.",
+  unenrollStudent: "Matrícula removida.",
+  assignTeacher: "Professor atribuído.",
+  unassignTeacher: "Atribuição removida.",
+  linkGuardian: "Responsável vinculado.",
+  unlinkGuardian: "Vínculo removido.",
+};
+
 export interface TCommandResult {
   /** The row created, when the command creates one. */
   id?: string;
