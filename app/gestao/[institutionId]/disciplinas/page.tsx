@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { ActionForm } from "@/components/gestao/action-form";
 import { ConfirmAction } from "@/components/gestao/confirm-action";
-import { DataTable } from "@/components/gestao/data-table";
+import { DataTable } from "@/components/data-table";
 import { FilterForm } from "@/components/gestao/filter-form";
 import { Pagination } from "@/components/gestao/pagination";
 import { card, sectionTitle } from "@/components/gestao/styles";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ActionForm } from "@/components/gestao/action-form";
 import { ConfirmAction } from "@/components/gestao/confirm-action";
-import { DataTable } from "@/components/gestao/data-table";
+import { DataTable } from "@/components/data-table";
 import { formatDay } from "@/components/gestao/labels";
 import { card, sectionTitle } from "@/components/gestao/styles";
 import { listPeriods } from "@/lib/server/management/list-periods";

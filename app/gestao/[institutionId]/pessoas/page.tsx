@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ActionForm } from "@/components/gestao/action-form";
-import { DataTable } from "@/components/gestao/data-table";
+import { DataTable } from "@/components/data-table";
 import { FilterForm } from "@/components/gestao/filter-form";
 import { formatCpf, formatDay, ROLE_OPTIONS } from "@/components/gestao/labels";
 import { Pagination } from "@/components/gestao/pagination";

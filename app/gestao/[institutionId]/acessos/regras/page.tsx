@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { Fragment } from "react";
 import { AccessLogTabs } from "@/components/gestao/access-log-tabs";
-import { DataTable } from "@/components/gestao/data-table";
+import { DataTable } from "@/components/data-table";
 import { ATTRIBUTE_LABEL, formatDateTime } from "@/components/gestao/labels";
 import { Pagination } from "@/components/gestao/pagination";
 import { inputClass, secondaryButton, sectionTitle } from "@/components/gestao/styles";

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ActionForm } from "@/components/gestao/action-form";
 import { ConfirmAction } from "@/components/gestao/confirm-action";
-import { DataTable } from "@/components/gestao/data-table";
+import { DataTable } from "@/components/data-table";
 import { FilterForm } from "@/components/gestao/filter-form";
 import { formatCpf, SHIFT_OPTIONS } from "@/components/gestao/labels";
 import { Pagination } from "@/components/gestao/pagination";
