@@ -4,7 +4,7 @@
 // never a 5xx, never a write.
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TFormState } from "@/lib/validations/form";
-import { createManagementFixture, type TManagementFixture } from "@/lib/server/management/testing";
+import { createManagementFixture, type TManagementFixture } from "@/test/fixtures/management";
 import { setupTestDatabase } from "@/test/database";
 
 const session = vi.hoisted(() => ({ user: null as null | { personId: string; name: string; profile: { id: string; role: "gestor" | "professor"; institution: { id: string; name: string; kind: "school" } } | null } }));
@@ -22,7 +22,7 @@ vi.mock("next/navigation", () => ({
 }));
 
 const { schoolDataAction, applicationAccessAction, placementAction, toolSharingAction } = await import("./actions");
-const { createTestTool } = await import("@/lib/server/launch/testing");
+const { createTestTool } = await import("@/test/fixtures/launch");
 
 const t = setupTestDatabase();
 let f: TManagementFixture;

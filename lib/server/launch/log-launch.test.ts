@@ -11,7 +11,7 @@ import { createPerson } from "@/lib/server/school-data/create-person";
 import { createProfile } from "@/lib/server/school-data/create-profile";
 import { setupTestDatabase } from "@/test/database";
 import { buildLaunch } from "./build-launch";
-import { createSchool, createTestTool, placeTool, shareWithTool, type TSchool } from "./testing";
+import { createSchool, createTestTool, placeTool, shareWithTool, type TSchool } from "@/test/fixtures/launch";
 
 process.env.HUB_BASE_URL = "https://hub.example.org";
 process.env.HUB_SECRET = "launch-log-secret-launch-log-secret-0123";

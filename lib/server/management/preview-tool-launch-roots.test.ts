@@ -5,11 +5,11 @@ import { beforeAll, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { forgetLoadedIdentityRoots } from "@/lib/server/crypto/identity-root";
-import { createTestTool } from "@/lib/server/launch/testing";
+import { createTestTool } from "@/test/fixtures/launch";
 import { setupTestDatabase } from "@/test/database";
 import { previewToolLaunch } from "./preview-tool-launch";
 import { setToolSharing } from "./set-tool-sharing";
-import { createManagementFixture, type TManagementFixture } from "./testing";
+import { createManagementFixture, type TManagementFixture } from "@/test/fixtures/management";
 
 setupTestDatabase();
 let f: TManagementFixture;

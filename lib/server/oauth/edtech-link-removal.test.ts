@@ -10,8 +10,8 @@ import { createProfile } from "@/lib/server/school-data/create-profile";
 import { setupTestDatabase } from "@/test/database";
 import { decideAuthorization } from "./decide-authorization";
 import { listProfileChoices } from "./list-profile-choices";
-import { createOAuthWorld, createTestApp, grantApplication, TEST_ISSUER, type TOAuthWorld, type TTestApp } from "./testing";
-import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
+import { createOAuthWorld, createTestApp, grantApplication, TEST_ISSUER, type TOAuthWorld, type TTestApp } from "@/test/fixtures/oauth";
+import { applicationPartner, partnerIdOf } from "@/test/fixtures/pairwise";
 
 setupTestDatabase();
 let w: TOAuthWorld;

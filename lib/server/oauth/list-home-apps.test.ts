@@ -6,8 +6,8 @@ import { resetEnvCache } from "@/lib/env";
 import { setupTestDatabase } from "@/test/database";
 import { listHomeApps } from "./list-home-apps";
 import { resolveApplicationAccess } from "./resolve-application-access";
-import { createOAuthWorld, createTestApp, grantApplication, TEST_ISSUER, type TOAuthWorld } from "./testing";
-import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
+import { createOAuthWorld, createTestApp, grantApplication, TEST_ISSUER, type TOAuthWorld } from "@/test/fixtures/oauth";
+import { applicationPartner, partnerIdOf } from "@/test/fixtures/pairwise";
 
 setupTestDatabase();
 let w: TOAuthWorld;

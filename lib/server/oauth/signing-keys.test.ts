@@ -10,8 +10,8 @@ import { getUserInfo } from "./get-user-info";
 import { issueTokens } from "./issue-tokens";
 import { KEY_ROTATION_SECONDS, RETIRED_KEY_PUBLISH_SECONDS } from "./lifetimes";
 import { getSigningKey, listPublicJwks } from "./signing-keys";
-import { createOAuthWorld, TEST_ISSUER, type TOAuthWorld } from "./testing";
-import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
+import { createOAuthWorld, TEST_ISSUER, type TOAuthWorld } from "@/test/fixtures/oauth";
+import { applicationPartner, partnerIdOf } from "@/test/fixtures/pairwise";
 
 setupTestDatabase();
 let w: TOAuthWorld;

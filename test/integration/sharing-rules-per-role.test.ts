@@ -11,17 +11,17 @@ import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { createPkcePair } from "@/lib/oauth/pkce";
-import { createPartner, linkEdtech, waitForVisibleEvents, type TPartner } from "@/lib/server/data-api/testing";
+import { createPartner, linkEdtech, waitForVisibleEvents, type TPartner } from "@/test/fixtures/data-api";
 import type { TRoleOverrides } from "@/lib/server/data-api/privacy";
 import { buildLaunch } from "@/lib/server/launch/build-launch";
-import { createSchool, createTestTool, placeTool, type TSchool } from "@/lib/server/launch/testing";
+import { createSchool, createTestTool, placeTool, type TSchool } from "@/test/fixtures/launch";
 import { updatePerson } from "@/lib/server/school-data/update-person";
 import { decideAuthorization } from "@/lib/server/oauth/decide-authorization";
-import { createOAuthWorld, createTestApp, hubFetch, TEST_ISSUER, type TOAuthWorld, type TTestApp } from "@/lib/server/oauth/testing";
+import { createOAuthWorld, createTestApp, hubFetch, TEST_ISSUER, type TOAuthWorld, type TTestApp } from "@/test/fixtures/oauth";
 import type { TPersonalAttribute } from "@/lib/validations/data-api";
 import type { TActingProfile } from "@/lib/server/tools/acting-profile";
 import { setupTestDatabase } from "@/test/database";
-import { listPartnersForProfile } from "./list-partners-for-profile";
+import { listPartnersForProfile } from "@/lib/server/privacy/list-partners-for-profile";
 
 setupTestDatabase();
 

@@ -10,15 +10,15 @@ import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { verifyLaunch } from "@/lib/lti/verify-launch";
 import { openSession, sealSession } from "@/lib/server/auth/session-cookie";
-import { createPartner, grantAccess, linkEdtech, waitForVisibleEvents, type TPartner } from "@/lib/server/data-api/testing";
+import { createPartner, grantAccess, linkEdtech, waitForVisibleEvents, type TPartner } from "@/test/fixtures/data-api";
 import { buildLaunch } from "@/lib/server/launch/build-launch";
-import { createSchool, createTestTool, placeTool, shareWithTool, type TSchool } from "@/lib/server/launch/testing";
+import { createSchool, createTestTool, placeTool, shareWithTool, type TSchool } from "@/test/fixtures/launch";
 import { getSigningKey } from "@/lib/server/oauth/signing-keys";
 import { LTI_SECRET_PURPOSE } from "@/lib/server/tools/lti-secret-purpose";
 import { setupTestDatabase } from "@/test/database";
-import { forgetLoadedIdentityRoots } from "./identity-root";
-import { resealSecrets } from "./reseal-secrets";
-import { decryptSecret, secretKeyId } from "./secret-box";
+import { forgetLoadedIdentityRoots } from "@/lib/server/crypto/identity-root";
+import { resealSecrets } from "@/lib/server/crypto/reseal-secrets";
+import { decryptSecret, secretKeyId } from "@/lib/server/crypto/secret-box";
 
 setupTestDatabase();
 
