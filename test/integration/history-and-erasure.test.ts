@@ -6,7 +6,7 @@
 // - an update that changed only an attribute an application cannot see is not delivered to it.
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
-import { database, db } from "@/lib/db";
+import { database, db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { GET as dataGet } from "@/app/manager/v1/data/[orgId]/route";
 import { GET as summaryGet } from "@/app/manager/v1/summary/[orgId]/route";

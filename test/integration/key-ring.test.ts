@@ -6,7 +6,7 @@ import { createCipheriv, createHash, createHmac, randomBytes } from "node:crypto
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as dataGet } from "@/app/manager/v1/data/[orgId]/route";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { verifyLaunch } from "@/lib/lti/verify-launch";
 import { openSession, sealSession } from "@/lib/server/auth/session-cookie";

@@ -9,7 +9,7 @@ import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as dataGet } from "@/app/manager/v1/data/[orgId]/route";
 import { GET as summaryGet } from "@/app/manager/v1/summary/[orgId]/route";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { createApiKey } from "@/lib/server/api-keys/create-api-key";
 import { waitForVisibleEvents } from "@/test/fixtures/data-api";

@@ -7,7 +7,7 @@ import { decodeJwt } from "jose";
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as dataGet } from "@/app/manager/v1/data/[orgId]/route";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { createPkcePair } from "@/lib/oauth/pkce";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ActionForm } from "@/components/gestao/action-form";
-import { formatDateTime } from "@/components/gestao/labels";
-import { card, sectionTitle } from "@/components/gestao/styles";
+import { ActionForm } from "@/components/management/action-form";
+import { formatDateTime } from "@/components/management/labels";
+import { card, sectionTitle } from "@/components/management/styles";
 import { getInstitutionOverview } from "@/lib/server/management/get-institution-overview";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
 import { subtreeOf } from "@/lib/server/institution-tree/subtree-of";

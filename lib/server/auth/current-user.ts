@@ -1,8 +1,8 @@
 import { getServerSession, type Session } from "next-auth";
 import { redirect } from "next/navigation";
 import { cache } from "react";
-import { authOptions } from "@/lib/auth";
-import { db } from "@/lib/db";
+import { authOptions } from "@/lib/server/auth/auth-options";
+import { db } from "@/lib/server/db/database";
 import type { InstitutionKind, Role } from "@/lib/generated/prisma/client";
 import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 

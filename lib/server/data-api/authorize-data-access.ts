@@ -8,7 +8,7 @@
 //      at the institution or any ancestor           → 403
 // Links and access rows are inherited down the tree; a read of a network covers its whole subtree
 // (docs/data-api.md, "Escopo").
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
 import { AppError } from "@/lib/errors";
 import { verifyApiKey, type TVerifiedApiKey } from "@/lib/server/api-keys/verify-api-key";

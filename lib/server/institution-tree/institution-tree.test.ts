@@ -1,7 +1,7 @@
 // The one tree walk: ancestors in one query, a subtree from a tree-ordered list, the one access
 // rule, and a move refused when it would make a cycle.
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { moveInstitution } from "@/lib/server/institutions/move-institution";
 import { setupTestDatabase } from "@/test/database";
 import { effectiveAccess } from "./effective-access";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { verifyLaunch } from "@/lib/lti/verify-launch";

@@ -2,7 +2,7 @@
 // of the lis_person_* fields the signed form carried, never their values; the manager's log lists
 // it under the tool.
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { flushAccessLogs } from "@/lib/server/audit/log-access";
 import { listDataAccessLogs } from "@/lib/server/management/list-data-access-logs";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { PROFILE_ROLES, type TProfileRole } from "@/lib/validations/data-api";
 import { PAGE_SIZE } from "@/lib/validations/management";

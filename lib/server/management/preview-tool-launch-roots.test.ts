@@ -2,7 +2,7 @@
 // asynchronously: opened first in a fresh process, before any launch or Data API read, it still
 // shows the pseudonym a launch would carry, never an error.
 import { beforeAll, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { forgetLoadedIdentityRoots } from "@/lib/server/crypto/identity-root";
 import { createTestTool } from "@/test/fixtures/launch";

@@ -2,7 +2,7 @@
 // per role), computed by the launch's own code (resolveSharingRule at the person's institution
 // for her role, then personalLaunchFields and buildLaunchParams), next to the values stored in
 // the hub.
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { buildLaunchParams } from "@/lib/lti/launch-params";
 import { personalLaunchFields } from "@/lib/server/launch/personal-launch-fields";
 import { resolveSharingRule } from "@/lib/server/privacy/resolve-sharing-rule";

@@ -4,7 +4,7 @@
 // refused before anything changes.
 import { beforeAll, describe, expect, it } from "vitest";
 import { ZodError } from "zod";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { toAppError } from "@/lib/errors";
 import { readDataPage } from "@/lib/server/data-api/read-data-page";

@@ -2,7 +2,7 @@
 // choice per personal attribute (permitido, anonimizado, nao_compartilhado), stored as the
 // allowed/anonymized arrays every channel reads (lib/server/privacy/resolve-sharing-rule.ts), plus
 // per-role overrides of the same shape (roleOverrides; docs/decisions/015-sharing-rules-per-role.md).
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { parseRoleOverrides } from "@/lib/server/data-api/privacy";
 import { PERSONAL_ATTRIBUTES, PROFILE_ROLES, type TPersonalAttribute, type TProfileRole } from "@/lib/validations/data-api";

@@ -2,7 +2,7 @@
 // conditions — eventConditions of query-events.ts) for an institution the manager reaches, plus a
 // timeline of events per day or month. summary.test.ts checks the tree equals GET
 // /manager/v1/summary/{org_id} for the same filters.
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import { env } from "@/lib/env";
 import { eventConditions } from "@/lib/server/data-api/query-events";
 import { countEventTree, type TSummaryNode } from "@/lib/server/data-api/count-event-tree";

@@ -2,7 +2,7 @@
 // next launch exactly as the preview shows, is audited with before and after, and removing the
 // edtech's contract stops the launch.
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { pseudonymize } from "@/lib/server/data-api/pseudonym";

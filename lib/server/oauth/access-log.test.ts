@@ -2,7 +2,7 @@
 // issued is one DataAccessLog row, at the profile's institution, naming the attributes returned,
 // never their values.
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { flushAccessLogs } from "@/lib/server/audit/log-access";
 import { setupTestDatabase } from "@/test/database";

@@ -11,7 +11,7 @@
 // Steps 3–7 run in one transaction: a concurrent replay waits for the claim to commit, then sees
 // the code used and revokes the token the first exchange just recorded. Once claimed, a code is
 // spent even if a later check fails: single use means one attempt.
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { AuthorizationCode } from "@/lib/generated/prisma/client";
 import { OAuthError } from "@/lib/oauth/errors";
 import { verifyPkce } from "@/lib/oauth/pkce";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { env } from "@/lib/env";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { signAccessToken, signIdToken, type SigningKey } from "@/lib/oauth/jwt";

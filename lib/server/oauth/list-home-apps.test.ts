@@ -1,7 +1,7 @@
 // Which applications a profile may use: the enablement rule (contract + access row, inherited
 // down the institution tree) behind the picker and the home page cards.
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { setupTestDatabase } from "@/test/database";
 import { listHomeApps } from "./list-home-apps";

@@ -6,7 +6,7 @@
 // passing login_hint on) and the hub completes it for that profile without asking again
 // (decide-authorization.ts). The hub never sends an unsolicited code or token: a client could
 // not tell it from one an attacker injected (RFC 9700 §4.7).
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import { env } from "@/lib/env";
 import { effectiveAccess } from "@/lib/server/institution-tree/effective-access";
 import { treeCte } from "@/lib/server/institution-tree/tree-sql";

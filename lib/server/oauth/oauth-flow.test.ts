@@ -5,7 +5,7 @@
 // the acceptance list.
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JWK } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { computeAtHash } from "@/lib/oauth/jwt";
 import { createPkcePair } from "@/lib/oauth/pkce";

@@ -1,7 +1,7 @@
 // Key rotation: a key is created on first use, replaced after KEY_ROTATION_SECONDS, and a retired
 // key stays in the JWKS (so its tokens keep verifying) until they have all expired.
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { generateSigningKey } from "@/lib/oauth/jwt";
 import { encryptSecret } from "@/lib/server/crypto/secret-box";

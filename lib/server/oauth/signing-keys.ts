@@ -4,7 +4,7 @@
 // key created or rotated by another instance is seen at once; only decrypted keys are cached
 // (by kid, which is the key's thumbprint and therefore immutable).
 import type { JWK } from "jose";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { SigningKey as SigningKeyRow } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
 import { generateSigningKey, publicJwks, SIGNING_ALG, type SigningKey, type VerifyAccessTokenOptions } from "@/lib/oauth/jwt";

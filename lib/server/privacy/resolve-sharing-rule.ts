@@ -9,7 +9,7 @@
 // The Data API reads the same rows in its own one-round-trip query (authorize-data-access.ts),
 // which also combines the descendants' rules for a network-wide read, and decides with the same
 // effectiveAccess.
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
 import { effectiveAccess, type TPartnerKind } from "@/lib/server/institution-tree/effective-access";
 import { treeCte } from "@/lib/server/institution-tree/tree-sql";

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { ActionForm } from "@/components/gestao/action-form";
-import { ConfirmAction } from "@/components/gestao/confirm-action";
-import { formatDateTime } from "@/components/gestao/labels";
+import { ActionForm } from "@/components/management/action-form";
+import { ConfirmAction } from "@/components/management/confirm-action";
+import { formatDateTime } from "@/components/management/labels";
 import { ROLE_LABEL } from "@/lib/labels";
-import { card, sectionTitle } from "@/components/gestao/styles";
+import { card, sectionTitle } from "@/components/management/styles";
 import { listApplicationAccess, type TApplicationAccessRow } from "@/lib/server/management/list-application-access";
 import { listEdtechLinks } from "@/lib/server/management/list-edtech-links";
 import { listPeople } from "@/lib/server/management/list-people";
@@ -11,8 +11,8 @@ import { previewApplicationData } from "@/lib/server/management/preview-applicat
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
 import { PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
 import { ZListQuerySchema } from "@/lib/validations/management";
-import { PreviewPersonSearch } from "@/components/gestao/preview-person-search";
-import { SharingRuleCard } from "@/components/gestao/sharing-rule-card";
+import { PreviewPersonSearch } from "@/components/management/preview-person-search";
+import { SharingRuleCard } from "@/components/management/sharing-rule-card";
 import { applicationAccessAction, edtechLinkAction } from "../actions";
 
 export const metadata: Metadata = { title: "Aplicativos e dados" };

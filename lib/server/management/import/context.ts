@@ -1,7 +1,7 @@
 // What every import validator shares: the plan it returns, how it reports a bad row, and the
 // look-ups several kinds need (classes by period and name, profiles by CPF or e-mail).
 import type { z } from "zod";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { Role } from "@/lib/generated/prisma/client";
 
 export type Line = { line: number };

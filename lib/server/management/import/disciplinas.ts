@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { IMPORT_ROW_SCHEMAS } from "@/lib/validations/management";
 import { fold, importValidator, type TPlanItems } from "./context";
 

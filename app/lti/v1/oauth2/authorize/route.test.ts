@@ -2,7 +2,7 @@
 // (mocked) next-auth reader; the decisions themselves are tested in
 // lib/server/oauth/oauth-flow.test.ts.
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import type { CurrentUser } from "@/lib/server/auth/current-user";
 import { createOAuthWorld, TEST_ISSUER, type TOAuthWorld } from "@/test/fixtures/oauth";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { inputClass, secondaryButton } from "@/components/gestao/styles";
+import { inputClass, secondaryButton } from "@/components/management/styles";
 
 /**
  * The preview's "another person" search on /gestao aplicativos and ferramentas: a GET form that

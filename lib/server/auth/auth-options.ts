@@ -4,14 +4,13 @@ import { openSession, SESSION_MAX_AGE_S } from "@/lib/server/auth/session-cookie
 import { safeCallbackUrl } from "@/lib/server/http/safe-callback-url";
 import { hubSecret } from "@/lib/server/crypto/hub-secret";
 
-process.env.NEXTAUTH_URL ??= env().HUB_BASE_URL;
-
 /**
  * next-auth reads the session cookie (getServerSession, /api/auth/session). The cookie is written
  * by the hub's own form posts (/entrar, /perfil/escolher, /sair: plain HTML forms that work
  * without JavaScript), so next-auth needs no provider of its own.
  */
 export function authOptions(): NextAuthOptions {
+  env(); // next-auth's own NEXTAUTH_URL is set there, from HUB_BASE_URL
   return {
     secret: hubSecret(),
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S },

@@ -1,4 +1,5 @@
 // pt-BR labels of the manager area.
+import { env } from "@/lib/env";
 export const KIND_LABEL = { network: "Rede", school: "Escola" } as const;
 export const SHIFT_LABEL: Record<string, string> = { manha: "Manhã", tarde: "Tarde", noite: "Noite", integral: "Integral" };
 export const ROLE_OPTIONS = [
@@ -33,8 +34,9 @@ export const ATTRIBUTE_LABEL = {
 } as const;
 export const RULE_LABEL = { permitido: "Compartilhado", anonimizado: "Anonimizado", nao_compartilhado: "Não compartilhado" } as const;
 
-const dateTime = new Intl.DateTimeFormat("pt-BR", { dateStyle: "short", timeStyle: "medium", timeZone: process.env.HUB_TIME_ZONE ?? "America/Sao_Paulo" });
-export const formatDateTime = (d: Date) => dateTime.format(d);
+let dateTime: Intl.DateTimeFormat | undefined;
+/** A moment in the hub's time zone (HUB_TIME_ZONE), as the manager reads it. Server components only (it reads the configuration). */
+export const formatDateTime = (d: Date) => (dateTime ??= new Intl.DateTimeFormat("pt-BR", { dateStyle: "short", timeStyle: "medium", timeZone: env().HUB_TIME_ZONE })).format(d);
 export const formatDay = (iso: string | null) => (iso ? iso.split("-").reverse().join("/") : "—");
 export const formatCpf = (cpf: string | null) => (cpf && cpf.length === 11 ? `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}` : (cpf ?? "—"));
 export const CHANNEL_LABEL = {

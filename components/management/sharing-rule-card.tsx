@@ -1,8 +1,8 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { ActionForm, type TFormAction } from "@/components/gestao/action-form";
-import { ATTRIBUTE_LABEL, formatDateTime, RULE_LABEL } from "@/components/gestao/labels";
-import { card, secondaryButton } from "@/components/gestao/styles";
+import { ActionForm, type TFormAction } from "@/components/management/action-form";
+import { ATTRIBUTE_LABEL, formatDateTime, RULE_LABEL } from "@/components/management/labels";
+import { card, secondaryButton } from "@/components/management/styles";
 import { ROLE_LABEL } from "@/lib/labels";
 import type { TAttributeRules, TRoleRules } from "@/lib/server/management/sharing-rules";
 import { PROFILE_ROLES, type TPersonalAttribute } from "@/lib/validations/data-api";
