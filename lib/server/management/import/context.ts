@@ -20,6 +20,13 @@ export type TPlanItems<K extends TImportPlan["kind"]> = Extract<TImportPlan, { k
 
 export const CHUNK = 1000;
 export const chunks = <T>(list: T[], size = CHUNK): T[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+/** What a look-up finds for many values, asked CHUNK values a query (the distinct values only). */
+export async function findInChunks(values: Iterable<string>, load: (part: string[]) => Promise<string[]>): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const part of chunks([...new Set(values)])) for (const key of await load(part)) found.add(key);
+  return found;
+}
+
 export const fold = (s: string) => s.normalize("NFC").trim().toLowerCase();
 export const classKey = (code: string, name: string) => `${code}\0${fold(name)}`;
 

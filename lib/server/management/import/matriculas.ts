@@ -1,15 +1,14 @@
 import { db } from "@/lib/server/db/database";
 import { IMPORT_ROW_SCHEMAS } from "@/lib/validations/management";
-import { chunks, classKey, importValidator, type TPlanItems } from "./context";
+import { classKey, findInChunks, importValidator, type TPlanItems } from "./context";
 
 /** Enrolments: the class and the student exist; each pair once in the file and new. */
 export const matriculas = importValidator(IMPORT_ROW_SCHEMAS.matriculas, async (rows, { fail, once, loadClasses, resolveProfiles, profileOf }) => {
   const classes = await loadClasses();
   const students = await resolveProfiles("aluno", rows.map((r) => r.data.aluno));
-  const enrolled = new Set<string>();
-  for (const part of chunks([...new Set(students.values())])) {
-    for (const e of await db().classStudent.findMany({ where: { studentId: { in: part } }, select: { classId: true, studentId: true } })) enrolled.add(`${e.classId}\0${e.studentId}`);
-  }
+  const enrolled = await findInChunks(students.values(), async (part) =>
+    (await db().classStudent.findMany({ where: { studentId: { in: part } }, select: { classId: true, studentId: true } })).map((e) => `${e.classId}\0${e.studentId}`),
+  );
   const items: TPlanItems<"matriculas"> = [];
   for (const { line, data } of rows) {
     const classId = classes.get(classKey(data.periodo, data.turma));

@@ -1,14 +1,19 @@
 import { db } from "@/lib/server/db/database";
 import { IMPORT_ROW_SCHEMAS } from "@/lib/validations/management";
-import { chunks, classKey, importValidator, type TPlanItems } from "./context";
+import { classKey, findInChunks, importValidator, type TPlanItems } from "./context";
 
 /** People: CPF and e-mail new to the hub and once in the file; the class, when given, exists. */
 export const pessoas = importValidator(IMPORT_ROW_SCHEMAS.pessoas, async (rows, { fail, once, loadClasses }) => {
-  const existing = { cpf: new Set<string>(), email: new Set<string>() };
-  const cpfs = rows.flatMap((r) => (r.data.cpf ? [r.data.cpf] : []));
-  const emails = rows.flatMap((r) => (r.data.email ? [r.data.email] : []));
-  for (const part of chunks(cpfs)) for (const p of await db().person.findMany({ where: { cpf: { in: part } }, select: { cpf: true } })) existing.cpf.add(p.cpf!);
-  for (const part of chunks(emails)) for (const p of await db().person.findMany({ where: { email: { in: part } }, select: { email: true } })) existing.email.add(p.email!);
+  const existing = {
+    cpf: await findInChunks(
+      rows.flatMap((r) => (r.data.cpf ? [r.data.cpf] : [])),
+      async (part) => (await db().person.findMany({ where: { cpf: { in: part } }, select: { cpf: true } })).flatMap((p) => (p.cpf ? [p.cpf] : [])),
+    ),
+    email: await findInChunks(
+      rows.flatMap((r) => (r.data.email ? [r.data.email] : [])),
+      async (part) => (await db().person.findMany({ where: { email: { in: part } }, select: { email: true } })).flatMap((p) => (p.email ? [p.email] : [])),
+    ),
+  };
   const classes = rows.some((r) => r.data.turma) ? await loadClasses() : new Map<string, string>();
   const items: TPlanItems<"pessoas"> = [];
   for (const { line, data } of rows) {

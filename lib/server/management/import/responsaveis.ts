@@ -1,15 +1,14 @@
 import { db } from "@/lib/server/db/database";
 import { IMPORT_ROW_SCHEMAS } from "@/lib/validations/management";
-import { chunks, importValidator, type TPlanItems } from "./context";
+import { findInChunks, importValidator, type TPlanItems } from "./context";
 
 /** Guardians: guardian and student exist; each pair once in the file and not yet linked. */
 export const responsaveis = importValidator(IMPORT_ROW_SCHEMAS.responsaveis, async (rows, { fail, once, resolveProfiles, profileOf }) => {
   const guardians = await resolveProfiles("responsavel", rows.map((r) => r.data.responsavel));
   const students = await resolveProfiles("aluno", rows.map((r) => r.data.aluno));
-  const linked = new Set<string>();
-  for (const part of chunks([...new Set(students.values())])) {
-    for (const g of await db().guardianStudent.findMany({ where: { studentId: { in: part } }, select: { guardianId: true, studentId: true } })) linked.add(`${g.guardianId}\0${g.studentId}`);
-  }
+  const linked = await findInChunks(students.values(), async (part) =>
+    (await db().guardianStudent.findMany({ where: { studentId: { in: part } }, select: { guardianId: true, studentId: true } })).map((g) => `${g.guardianId}\0${g.studentId}`),
+  );
   const items: TPlanItems<"responsaveis"> = [];
   for (const { line, data } of rows) {
     const guardianId = profileOf(guardians, data.responsavel, line, "Responsável");
