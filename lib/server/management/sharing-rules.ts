@@ -58,11 +58,13 @@ export function fromRoleRules(base: TAttributeRules, roles: TRoleRules): TStored
   );
 }
 
-/** The institution and its ancestors (nearest first) and the edtechs with a contract anywhere on that chain. */
-export async function linkedEdtechsUp(institutionId: string): Promise<{ chain: TAncestor[]; edtechIds: string[] }> {
+/** The institution and its ancestors (nearest first), the contracts on that chain and the edtechs they are with. */
+export async function linkedEdtechsUp(
+  institutionId: string,
+): Promise<{ chain: TAncestor[]; links: { institutionId: string; edtechId: string }[]; edtechIds: string[] }> {
   const chain = await listAncestors({ institutionId });
-  const links = await db().edtechLink.findMany({ where: { institutionId: { in: chain.map((c) => c.id) } }, select: { edtechId: true } });
-  return { chain, edtechIds: [...new Set(links.map((l) => l.edtechId))] };
+  const links = await db().edtechLink.findMany({ where: { institutionId: { in: chain.map((c) => c.id) } }, select: { institutionId: true, edtechId: true } });
+  return { chain, links, edtechIds: [...new Set(links.map((l) => l.edtechId))] };
 }
 
 export interface TRuleState {

@@ -22,9 +22,8 @@ type Props = { params: Promise<{ institutionId: string }>; searchParams: Promise
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 function status(app: TApplicationAccessRow): string {
-  if (app.own) return "Configuração própria desta instituição";
-  if (app.inherited) return `Herdando as regras de ${app.inherited.institutionName}`;
-  return "Não habilitada: a aplicação não lê dados desta instituição";
+  if (!app.enabled) return "Não habilitada: a aplicação não lê dados desta instituição";
+  return app.own ? "Configuração própria desta instituição" : `Herdando as regras de ${app.inherited?.institutionName ?? ""}`;
 }
 
 export default async function ApplicationsPage({ params, searchParams }: Props) {
