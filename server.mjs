@@ -37,6 +37,15 @@ const SHUTDOWN_GRACE_MS = 10_000;
 const app = next({ dev: false, dir: import.meta.dirname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
+const distDir = process.env.HUB_NEXT_DIST_DIR || ".next";
+// The routes answered without Next's router, registered by instrumentation.ts during prepare()
+// (lib/server/http/hot-routes.ts, docs/decisions/017-hot-routes-beside-next.md).
+// In production Next runs register() when its first request arrives: server.mjs sends itself one
+// (/healthz) once listening, and until then these paths go through Next, to the same handlers.
+/** @typedef {{ match(req: http.IncomingMessage): ((req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>) | null }} HotRoutes */
+const HOT_ROUTES = Symbol.for("hub.hotRoutes");
+/** @type {HotRoutes | undefined} */
+let hotRoutes;
 const compress = compressionEnabled() ? createCompression() : null;
 const accessLog = logger.isLevelEnabled("info");
 const routesManifest = readRoutesManifest();
@@ -46,9 +55,8 @@ const isRouteHandler = routeHandlerMatcher(routesManifest);
 
 /** @returns {Record<string, string>} */
 function readRoutesManifest() {
-  const distDir = path.join(import.meta.dirname, process.env.HUB_NEXT_DIST_DIR || ".next");
   try {
-    return JSON.parse(readFileSync(path.join(distDir, "app-path-routes-manifest.json"), "utf8"));
+    return JSON.parse(readFileSync(path.join(import.meta.dirname, distDir, "app-path-routes-manifest.json"), "utf8"));
   } catch (error) {
     logger.warn({ err: error }, "No routes manifest: the access log masks every path segment");
     return {};
@@ -82,7 +90,9 @@ const server = http.createServer((req, res) => {
  */
 function serve(req, res) {
   compress?.(req, res);
-  handle(req, res).catch((error) => {
+  hotRoutes ??= /** @type {HotRoutes | undefined} */ (/** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (globalThis))[HOT_ROUTES]);
+  const hot = hotRoutes?.match(req);
+  (hot ? hot(req, res) : handle(req, res)).catch((error) => {
     // Next answers its own errors; this is for a failure of the handler itself.
     logger.error({ err: error }, "Request handler failed");
     if (!res.headersSent) res.statusCode = 500;
@@ -122,6 +132,8 @@ server.on("error", (error) => {
 
 // No host: all interfaces, as `next start` listens.
 server.listen(port, () => {
+  // Any answer will do: the request only has Next load instrumentation.ts (see HOT_ROUTES).
+  http.get({ port, path: "/healthz", headers: { "x-request-id": "startup" } }, (res) => res.resume()).on("error", () => undefined);
   logger.info(`Hub ready on http://localhost:${port} (compression ${compress ? "br q4 / gzip 1" : "off: HUB_COMPRESSION=0"})`);
 });
 
@@ -134,6 +146,9 @@ async function shutdown(signal) {
   logger.info(`${signal}: shutting down`);
   const { forced } = await drainServer(server, { graceMs: SHUTDOWN_GRACE_MS }); // same promise on a second signal
   if (forced) logger.warn(`Requests still running after ${SHUTDOWN_GRACE_MS} ms were cut`);
+  // What the requests left to write (the access log's last batch), registered by instrumentation.ts.
+  const tasks = /** @type {Array<() => Promise<void>>} */ (/** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (globalThis))[Symbol.for("hub.shutdownTasks")] ?? []);
+  await Promise.all(tasks.map((task) => task().catch((error) => logger.error({ err: error }, "A shutdown task failed"))));
   await app.close().catch((error) => logger.error({ err: error }, "Closing Next failed"));
   process.exit(0);
 }

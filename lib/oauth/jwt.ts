@@ -163,10 +163,25 @@ export type AccessTokenClaims = z.infer<typeof accessTokenClaimsSchema>;
 
 export type VerifyAccessTokenOptions = {
   issuer: string;
-  /** The current public keys (JWKS `keys`), including keys being rotated out. */
-  getPublicKeys: () => Promise<JWK[]>;
+  /**
+   * The current public keys (JWKS `keys`), including keys being rotated out. May answer from a
+   * cache: when no key matches the token's kid it is asked again with `fresh: true`. Returning the
+   * same array object again lets the imported keys be reused.
+   */
+  getPublicKeys: (options?: { fresh: boolean }) => Promise<JWK[]>;
   now?: Date;
 };
+
+/** One key set per list of keys, so each key is imported once, not on every verification. */
+const keySets = new WeakMap<JWK[], ReturnType<typeof createLocalJWKSet>>();
+function keySetOf(keys: JWK[]): ReturnType<typeof createLocalJWKSet> {
+  let keySet = keySets.get(keys);
+  if (!keySet) {
+    keySet = createLocalJWKSet({ keys });
+    keySets.set(keys, keySet);
+  }
+  return keySet;
+}
 
 /**
  * One of our JWTs of the given `typ`, RS256 only, our issuer, the claims `schema` asks for. Any
@@ -179,16 +194,21 @@ async function verifyOurJwt<T>(
   options: VerifyAccessTokenOptions & { allowExpired?: boolean },
   kind: { label: string; typ: string; requiredClaims: string[]; schema: z.ZodType<T> },
 ): Promise<T | OAuthError> {
-  const keySet = createLocalJWKSet({ keys: await options.getPublicKeys() });
   const invalid = new OAuthError("invalid_token", `The ${kind.label} is invalid`);
-  let payload: JWTPayload;
-  try {
-    ({ payload } = await jwtVerify(token, keySet, {
+  const verify = async (fresh: boolean) =>
+    jwtVerify(token, keySetOf(await options.getPublicKeys({ fresh })), {
       algorithms: [SIGNING_ALG],
       typ: kind.typ,
       issuer: options.issuer,
       currentDate: options.now,
       requiredClaims: kind.requiredClaims,
+    });
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await verify(false).catch((error: unknown) => {
+      // A key newer than the cached list (created by another instance): ask for the keys again.
+      if (error instanceof errors.JWKSNoMatchingKey) return verify(true);
+      throw error;
     }));
   } catch (error) {
     if (options.allowExpired && error instanceof errors.JWTExpired) payload = error.payload;

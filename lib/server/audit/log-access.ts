@@ -23,48 +23,96 @@ export interface TAccessLogEntry {
   eventCount?: number;
 }
 
-// One statement: the partner's name (kept after the partner is deleted) and, for per-person
-// events, the profile's institution are looked up by primary key inside the insert itself.
+// One statement per batch: the partner's name (kept after the partner is deleted) and, for
+// per-person events, the profile's institution are looked up by primary key inside the insert.
+// Each row keeps the time it was logged, not the time its batch was written.
 const INSERT_SQL = `
 INSERT INTO "DataAccessLog"
-  (id, channel, "applicationId", "applicationName", "toolId", "toolName", "institutionId", "profileId", attributes, filters, status, "eventCount")
-VALUES (
-  gen_random_uuid(), $1::"AccessChannel",
-  $2::uuid, (SELECT a.name FROM "OAuthApplication" a WHERE a.id = $2::uuid),
-  $3::uuid, (SELECT t.title FROM "Tool" t WHERE t.id = $3::uuid),
-  COALESCE($4::uuid, (SELECT p."institutionId" FROM "Profile" p WHERE p.id = $5::uuid)), $5::uuid,
-  ARRAY(SELECT jsonb_array_elements_text($6::jsonb)), $7::jsonb, $8, $9
-)`;
+  (id, channel, "applicationId", "applicationName", "toolId", "toolName", "institutionId", "profileId", attributes, filters, status, "eventCount", "createdAt")
+SELECT gen_random_uuid(), r.channel::"AccessChannel",
+       r."applicationId", a.name, r."toolId", t.title, COALESCE(r."institutionId", p."institutionId"), r."profileId",
+       ARRAY(SELECT jsonb_array_elements_text(r.attributes)), r.filters, r.status, r."eventCount", r."createdAt"
+  FROM jsonb_to_recordset($1::jsonb) AS r(channel text, "applicationId" uuid, "toolId" uuid, "institutionId" uuid, "profileId" uuid,
+                                          attributes jsonb, filters jsonb, status int, "eventCount" int, "createdAt" timestamptz)
+  LEFT JOIN "OAuthApplication" a ON a.id = r."applicationId"
+  LEFT JOIN "Tool" t ON t.id = r."toolId"
+  LEFT JOIN "Profile" p ON p.id = r."profileId"`;
 
+/**
+ * Entries are written in batches: one insert per BATCH_DELAY_MS (or per BATCH_MAX entries), not
+ * one per request, which at a morning's rate of sign-ins and launches was a write per request
+ * (docs/decisions/017).
+ */
+const BATCH_MAX = 500;
+const BATCH_DELAY_MS = 5;
+
+interface TRow {
+  channel: AccessChannel;
+  applicationId: string | null;
+  toolId: string | null;
+  institutionId: string | null;
+  profileId: string | null;
+  attributes: readonly string[];
+  filters: Record<string, string>;
+  status: number;
+  eventCount: number;
+  createdAt: Date;
+}
+
+let queue: TRow[] = [];
+let timer: NodeJS.Timeout | undefined;
 const pending = new Set<Promise<void>>();
 
-export function logAccess(entry: TAccessLogEntry): void {
-  // Raw SQL: a Prisma create costs milliseconds of CPU on the request's event loop.
-  const write: Promise<void> = database()
-    .sql.query(
-      INSERT_SQL,
-      [
-        entry.channel,
-        entry.applicationId ?? null,
-        entry.toolId ?? null,
-        entry.institutionId ?? null,
-        entry.profileId ?? null,
-        JSON.stringify(entry.attributes ?? []),
-        JSON.stringify(entry.filters ?? {}),
-        entry.status,
-        entry.eventCount ?? 0,
-      ],
-      { prepared: true },
-    )
-    .then(
-      () => undefined,
-      (error: unknown) => log().error({ channel: entry.channel, error: error instanceof Error ? error.name : typeof error }, "DataAccessLog write failed"),
+function insert(rows: TRow[]): Promise<unknown> {
+  return database().sql.query(INSERT_SQL, [JSON.stringify(rows)], { prepared: true });
+}
+
+/** Writes a batch; if it fails as a whole, each row on its own, so one bad row loses only itself. */
+async function writeBatch(rows: TRow[]): Promise<void> {
+  try {
+    await insert(rows);
+    return;
+  } catch (error) {
+    if (rows.length === 1) throw error;
+  }
+  const results = await Promise.allSettled(rows.map((row) => insert([row])));
+  const failed = results.flatMap((r, i) => (r.status === "rejected" ? [{ row: rows[i]!, error: r.reason as unknown }] : []));
+  if (failed.length > 0) throw Object.assign(failed[0]!.error instanceof Error ? failed[0]!.error : new Error(String(failed[0]!.error)), { channel: failed[0]!.row.channel });
+}
+
+function writeQueued(): void {
+  clearTimeout(timer);
+  timer = undefined;
+  const rows = queue;
+  queue = [];
+  if (rows.length === 0) return;
+  const write: Promise<void> = writeBatch(rows)
+    .catch((error: unknown) =>
+      log().error({ channel: rows[0]!.channel, rows: rows.length, error: error instanceof Error ? error.name : typeof error }, "DataAccessLog write failed"),
     )
     .finally(() => pending.delete(write));
   pending.add(write);
 }
 
-/** Waits for the log writes already started (tests; shutdown does not wait, docs/gestao.md). */
+export function logAccess(entry: TAccessLogEntry): void {
+  queue.push({
+    channel: entry.channel,
+    applicationId: entry.applicationId ?? null,
+    toolId: entry.toolId ?? null,
+    institutionId: entry.institutionId ?? null,
+    profileId: entry.profileId ?? null,
+    attributes: entry.attributes ?? [],
+    filters: entry.filters ?? {},
+    status: entry.status,
+    eventCount: entry.eventCount ?? 0,
+    createdAt: new Date(),
+  });
+  if (queue.length >= BATCH_MAX) writeQueued();
+  else timer ??= setTimeout(writeQueued, BATCH_DELAY_MS);
+}
+
+/** Writes what is queued and waits for every write started (tests; server.mjs at shutdown). */
 export async function flushAccessLogs(): Promise<void> {
+  writeQueued();
   await Promise.all([...pending]);
 }

@@ -1,5 +1,7 @@
+import { hkdfSync, randomUUID } from "node:crypto";
+import { EncryptJWT, jwtDecrypt } from "jose";
 import type { NextRequest, NextResponse } from "next/server";
-import { decode, encode, type JWT } from "next-auth/jwt";
+import type { JWT } from "next-auth/jwt";
 import { env } from "@/lib/env";
 import { hubSecret, hubSecretRing } from "@/lib/server/crypto/hub-secret";
 
@@ -19,8 +21,30 @@ export function sessionCookie(): { name: string; options: { httpOnly: true; same
   };
 }
 
+/** next-auth's clock tolerance when it opens a session (next-auth/jwt `decode`). */
+const CLOCK_TOLERANCE_S = 15;
+
+// next-auth derives the cookie's A256GCM key from the secret with HKDF on every call; the key
+// depends only on the secret, so it is derived once per secret of the ring (docs/decisions/017).
+const derivedKeys = new Map<string, Uint8Array>();
+function sessionKey(secret: string): Uint8Array {
+  let key = derivedKeys.get(secret);
+  if (!key) {
+    key = new Uint8Array(hkdfSync("sha256", secret, "", "NextAuth.js Generated Encryption Key", 32));
+    derivedKeys.set(secret, key);
+  }
+  return key;
+}
+
+/** Seals the claims as next-auth's `encode` does: dir + A256GCM, iat, exp, a random jti. */
 export function sealSession(token: JWT): Promise<string> {
-  return encode({ token, secret: hubSecret(), maxAge: SESSION_MAX_AGE_S });
+  const now = Math.floor(Date.now() / 1000);
+  return new EncryptJWT(token)
+    .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
+    .setIssuedAt(now)
+    .setExpirationTime(now + SESSION_MAX_AGE_S)
+    .setJti(randomUUID())
+    .encrypt(sessionKey(hubSecret()));
 }
 
 /**
@@ -31,7 +55,10 @@ export function sealSession(token: JWT): Promise<string> {
 export async function openSession(value: string | undefined): Promise<JWT | null> {
   if (!value) return null;
   for (const secret of hubSecretRing()) {
-    const token = await decode({ token: value, secret }).catch(() => null);
+    const token = await jwtDecrypt(value, sessionKey(secret), { clockTolerance: CLOCK_TOLERANCE_S }).then(
+      ({ payload }) => payload as JWT,
+      () => null,
+    );
     if (token) return token;
   }
   return null;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { db } from "@/lib/server/db/database";
+import { database } from "@/lib/server/db/database";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { buildLaunchParams, type LaunchContextInput } from "@/lib/lti/launch-params";
@@ -36,6 +36,32 @@ export interface BuildLaunchOptions {
 
 const ZPlacementIdSchema = z.guid();
 
+interface TPlacementRow {
+  id: string;
+  title: string | null;
+  customParams: unknown;
+  institutionId: string;
+  class: { id: string; name: string; periodName: string } | null;
+  tool: { id: string; edtechId: string; title: string; launchUrl: string; consumerKey: string; sharedSecretEnc: string };
+  person: { name: string; email: string | null };
+}
+
+// The placement, its tool and class, and the acting profile's person, in one prepared statement
+// (docs/decisions/017).
+const PLACEMENT_SQL = `
+SELECT p.id, p.title, p."customParams", p."institutionId",
+       CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id, 'name', c.name, 'periodName', pd.name) END AS class,
+       json_build_object('id', t.id, 'edtechId', t."edtechId", 'title', t.title, 'launchUrl', t."launchUrl",
+                         'consumerKey', t."consumerKey", 'sharedSecretEnc', t."sharedSecretEnc") AS tool,
+       json_build_object('name', pe.name, 'email', pe.email) AS person
+  FROM "Placement" p
+  JOIN "Tool" t ON t.id = p."toolId"
+  LEFT JOIN "Class" c ON c.id = p."classId"
+  LEFT JOIN "Period" pd ON pd.id = c."periodId"
+  JOIN "Profile" pr ON pr.id = $2::uuid
+  JOIN "Person" pe ON pe.id = pr."personId"
+ WHERE p.id = $1::uuid`;
+
 /** Only scalar values make sense as form fields; anything else in the JSON is ignored. */
 const ZCustomParamsSchema = z
   .record(z.string(), z.unknown())
@@ -59,31 +85,19 @@ export async function buildLaunch({ placementId, profile, timestamp, nonce }: Bu
   if (!ZPlacementIdSchema.safeParse(placementId).success) throw notFound;
   const [usableId] = await findUsablePlacementIds({ profile, placementId });
   if (!usableId) throw notFound;
-  const placement = await db().placement.findUnique({
-    where: { id: usableId },
-    select: {
-      id: true,
-      title: true,
-      customParams: true,
-      institutionId: true,
-      class: { select: { id: true, name: true, period: { select: { name: true } } } },
-      tool: { select: { id: true, edtechId: true, title: true, launchUrl: true, consumerKey: true, sharedSecretEnc: true } },
-    },
-  });
+  const [placement] = await database().sql.query<TPlacementRow>(PLACEMENT_SQL, [usableId, profile.id], { prepared: true });
   if (!placement) throw notFound;
   const { tool } = placement;
-  const [owner, sharing, ids] = await Promise.all([
-    db().profile.findUnique({ where: { id: profile.id }, select: { person: { select: { name: true, email: true } } } }),
+  const [sharing, ids] = await Promise.all([
     resolveSharingRule({ institutionId: placement.institutionId, partner: { kind: "tool", id: tool.id, edtechId: tool.edtechId }, role: profile.role }),
     pairwiseIds({ kind: "tool", id: tool.id }),
   ]);
-  if (!owner) throw notFound;
   if (!sharing.enabled) throw new AppError("forbidden", LAUNCH_REFUSED);
 
   const base = env().HUB_BASE_URL;
   const home = `${base}/`;
   const context: LaunchContextInput | undefined = placement.class
-    ? { id: placement.class.id, title: `${placement.class.name} · ${placement.class.period.name}`, label: placement.class.name }
+    ? { id: placement.class.id, title: `${placement.class.name} · ${placement.class.periodName}`, label: placement.class.name }
     : undefined;
   const params = buildLaunchParams({
     resourceLinkId: placement.id,
@@ -96,7 +110,7 @@ export async function buildLaunch({ placementId, profile, timestamp, nonce }: Bu
     toolConsumerInstanceGuid: new URL(base).host,
     toolConsumerInstanceName: TOOL_CONSUMER_INSTANCE_NAME,
     custom: ZCustomParamsSchema.parse(placement.customParams),
-    ...personalLaunchFields({ configuration: sharing.configuration, toolId: tool.id, person: owner.person }),
+    ...personalLaunchFields({ configuration: sharing.configuration, toolId: tool.id, person: placement.person }),
   });
   const signed = signLaunch({
     launchUrl: tool.launchUrl,

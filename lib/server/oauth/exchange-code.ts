@@ -8,17 +8,18 @@
 //   6. PKCE: a verifier matching the stored challenge; no
 //      verifier when no challenge was sent (RFC 9700 §2.1.1) → else invalid_grant
 //   7. tokens are signed and the access token recorded with the code's id.
-// Steps 3–7 run in one transaction: a concurrent replay waits for the claim to commit, then sees
-// the code used and revokes the token the first exchange just recorded. Once claimed, a code is
-// spent even if a later check fails: single use means one attempt.
-import { db } from "@/lib/server/db/database";
-import type { AuthorizationCode } from "@/lib/generated/prisma/client";
+// Steps 3 and 7 are one statement (the claim and the token rows, atomic without a transaction of
+// its own): a concurrent replay waits for the claim to commit, then sees the code used and
+// revokes the tokens the first exchange just recorded. Once claimed, a code is spent even if a
+// later check fails: single use means one attempt. Raw SQL, prepared on PostgreSQL: this is the
+// hottest write of a school's morning (docs/decisions/017).
+import { database } from "@/lib/server/db/database";
 import { OAuthError } from "@/lib/oauth/errors";
 import { verifyPkce } from "@/lib/oauth/pkce";
 import { hashSecret } from "@/lib/oauth/secret";
 import type { TokenRequest } from "@/lib/oauth/token-request";
 import { logIdTokenIssued } from "@/lib/server/audit/log-id-token";
-import { issueTokens } from "./issue-tokens";
+import { signTokens, TOKEN_ROW_COLUMNS, type TTokenRow } from "./issue-tokens";
 import { getSigningKey } from "./signing-keys";
 
 export interface TTokenResponse {
@@ -32,7 +33,42 @@ export interface TTokenResponse {
 
 const invalidGrant = (description: string) => new OAuthError("invalid_grant", description);
 
-function laterCheck(code: AuthorizationCode, request: TokenRequest, now: Date): OAuthError | null {
+interface TCodeRow {
+  id: string;
+  applicationId: string;
+  profileId: string;
+  redirectUri: string;
+  scope: string;
+  nonce: string | null;
+  codeChallenge: string | null;
+  codeChallengeMethod: string | null;
+  expiresAt: Date;
+}
+
+const FIND_CODE_SQL = `
+SELECT id, "applicationId", "profileId", "redirectUri", scope, nonce, "codeChallenge", "codeChallengeMethod", "expiresAt"
+  FROM "AuthorizationCode" WHERE "codeHash" = $1`;
+
+/** The claim alone (a later check failed): 1 when this request spent the code, 0 when it was spent. */
+const CLAIM_SQL = `UPDATE "AuthorizationCode" SET "usedAt" = $2 WHERE id = $1 AND "usedAt" IS NULL RETURNING id`;
+
+/** The claim and the tokens' rows: the rows are written only if this request spent the code. */
+const CLAIM_AND_RECORD_SQL = `
+WITH claimed AS (${CLAIM_SQL})
+INSERT INTO "AccessToken" (jti, "applicationId", "profileId", "codeId", scope, "createdAt", "expiresAt")
+SELECT r.jti, r."applicationId", r."profileId", claimed.id, r.scope, r."createdAt", r."expiresAt"
+  FROM claimed, jsonb_to_recordset($3::jsonb) AS r(${TOKEN_ROW_COLUMNS})
+RETURNING jti`;
+
+const REVOKE_SQL = `UPDATE "AccessToken" SET "revokedAt" = $2 WHERE "codeId" = $1 AND "revokedAt" IS NULL`;
+
+/** RFC 6749 §4.1.2: a code used twice revokes every token issued from it. */
+async function refuseReplay(codeId: string, now: Date): Promise<OAuthError> {
+  await database().sql.query(REVOKE_SQL, [codeId, now], { prepared: true });
+  return invalidGrant("The authorization code was already used; tokens issued from it are revoked");
+}
+
+function laterCheck(code: TCodeRow, request: TokenRequest, now: Date): OAuthError | null {
   if (code.expiresAt.getTime() <= now.getTime()) return invalidGrant("The authorization code expired");
   if (request.redirectUri !== undefined && request.redirectUri !== code.redirectUri) {
     return invalidGrant("redirect_uri does not match the authorization request");
@@ -55,32 +91,28 @@ export async function exchangeCode(options: {
 }): Promise<TTokenResponse | OAuthError> {
   const { application, request } = options;
   const now = options.now ?? new Date();
-  const code = await db().authorizationCode.findUnique({ where: { codeHash: hashSecret(request.code) } });
+  const { sql } = database();
+  const [code] = await sql.query<TCodeRow>(FIND_CODE_SQL, [hashSecret(request.code)], { prepared: true });
   if (!code) return invalidGrant("The authorization code is invalid");
   if (code.applicationId !== application.id) return invalidGrant("The authorization code was issued to another client");
-  const key = await getSigningKey({ now });
 
-  const result = await db().$transaction(async (tx) => {
-    const claimed = await tx.authorizationCode.updateMany({ where: { id: code.id, usedAt: null }, data: { usedAt: now } });
-    if (claimed.count === 0) {
-      await tx.accessToken.updateMany({ where: { codeId: code.id, revokedAt: null }, data: { revokedAt: now } });
-      return invalidGrant("The authorization code was already used; tokens issued from it are revoked");
-    }
-    const failure = laterCheck(code, request, now);
-    if (failure) return failure;
-    const tokens = await issueTokens({
-      application, profileId: code.profileId, scope: code.scope.split(" ").filter(Boolean), nonce: code.nonce,
-      codeId: code.id, accessToken: true, idToken: true, now, key, tx,
-    });
-    const { accessToken, idToken } = tokens;
-    if (!accessToken || !idToken) throw new Error("issueTokens did not return both tokens");
-    const response: TTokenResponse = {
-      access_token: accessToken, token_type: "Bearer", expires_in: tokens.expiresIn, scope: tokens.scope,
-      user_id: tokens.subject, id_token: idToken,
-    };
-    return response;
+  const failure = laterCheck(code, request, now);
+  if (failure) {
+    const claimed = await sql.query(CLAIM_SQL, [code.id, now], { prepared: true });
+    return claimed.length === 0 ? refuseReplay(code.id, now) : failure;
+  }
+  const { tokens, rows } = await signTokens({
+    application, profileId: code.profileId, scope: code.scope.split(" ").filter(Boolean), nonce: code.nonce,
+    codeId: code.id, accessToken: true, idToken: true, now, key: await getSigningKey({ now }),
   });
-  // Logged once committed: a rolled-back exchange issued nothing.
-  if (!(result instanceof OAuthError)) logIdTokenIssued({ applicationId: application.id, profileId: code.profileId });
-  return result;
+  const { accessToken, idToken } = tokens;
+  if (!accessToken || !idToken) throw new Error("signTokens did not return both tokens");
+  const stored = await sql.query(CLAIM_AND_RECORD_SQL, [code.id, now, JSON.stringify(rows satisfies TTokenRow[])], { prepared: true });
+  if (stored.length === 0) return refuseReplay(code.id, now);
+  // Logged once committed: a refused exchange issued nothing.
+  logIdTokenIssued({ applicationId: application.id, profileId: code.profileId });
+  return {
+    access_token: accessToken, token_type: "Bearer", expires_in: tokens.expiresIn, scope: tokens.scope,
+    user_id: tokens.subject, id_token: idToken,
+  };
 }

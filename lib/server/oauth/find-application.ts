@@ -1,4 +1,4 @@
-import { db } from "@/lib/server/db/database";
+import { database } from "@/lib/server/db/database";
 import type { ResponseType } from "@/lib/generated/prisma/client";
 
 export interface TOAuthApplication {
@@ -17,17 +17,16 @@ export interface TOAuthApplication {
 /** Client ids are short identifiers; anything longer cannot be registered, so skip the query. */
 const MAX_CLIENT_ID_LENGTH = 256;
 
+// Raw SQL, prepared on PostgreSQL: every token request starts here (docs/decisions/017).
+const FIND_SQL = `
+SELECT a.id, a."edtechId", e.name AS "edtechName", a."clientId", a."clientSecretHash", a.name, a.description,
+       a."homepageUrl", a."redirectUris", a."defaultResponseType"
+  FROM "OAuthApplication" a JOIN "Edtech" e ON e.id = a."edtechId"
+ WHERE a."clientId" = $1`;
+
 /** The registered application with this client_id, or null. */
 export async function findApplication({ clientId }: { clientId: string | undefined }): Promise<TOAuthApplication | null> {
   if (!clientId || clientId.length > MAX_CLIENT_ID_LENGTH) return null;
-  const app = await db().oAuthApplication.findUnique({
-    where: { clientId },
-    select: {
-      id: true, edtechId: true, clientId: true, clientSecretHash: true, name: true, description: true,
-      homepageUrl: true, redirectUris: true, defaultResponseType: true, edtech: { select: { name: true } },
-    },
-  });
-  if (!app) return null;
-  const { edtech, ...rest } = app;
-  return { ...rest, edtechName: edtech.name };
+  const [app] = await database().sql.query<TOAuthApplication>(FIND_SQL, [clientId], { prepared: true });
+  return app ?? null;
 }

@@ -9,8 +9,8 @@
 //   6. the profile still exists and its institution still enables the app  → else 401 invalid_token
 // The person's attributes are those the institution shares with the application, anonymized with
 // the Data API's per-application pseudonyms, so both interfaces show one person the same way.
-import { db } from "@/lib/server/db/database";
-import type { InstitutionKind, Role } from "@/lib/generated/prisma/client";
+import { database } from "@/lib/server/db/database";
+import type { InstitutionKind, Person, Role } from "@/lib/generated/prisma/client";
 import { readBearerToken } from "@/lib/oauth/authorization-header";
 import { OAuthError } from "@/lib/oauth/errors";
 import { jwtType, verifyAccessToken, verifyIdToken } from "@/lib/oauth/jwt";
@@ -81,6 +81,43 @@ async function verifyPresentedToken(token: string, now: Date): Promise<TPresente
   return { jti: claims.jti, sub: claims.sub, clientId: claims.client_id };
 }
 
+interface TTokenRecord {
+  profileId: string;
+  scope: string;
+  revokedAt: Date | null;
+  expiresAt: Date;
+  application: { id: string; clientId: string; edtechId: string };
+  /** Null when the profile was deleted since the token was issued. */
+  role: Role | null;
+  institution: { id: string; name: string; kind: InstitutionKind } | null;
+  person: Pick<Person, "name" | "birthDate" | "cpf" | "email" | "phone"> | null;
+}
+
+// The token's row with its application, profile, person and institution, in one prepared
+// statement (docs/decisions/017). The birth date comes back as UTC midnight, as Prisma gives it.
+const TOKEN_RECORD_SQL = `
+SELECT t."profileId", t.scope, t."revokedAt", t."expiresAt",
+       json_build_object('id', a.id, 'clientId', a."clientId", 'edtechId', a."edtechId") AS application,
+       pr.role,
+       CASE WHEN i.id IS NULL THEN NULL ELSE json_build_object('id', i.id, 'name', i.name, 'kind', i.kind) END AS institution,
+       CASE WHEN pe.id IS NULL THEN NULL ELSE json_build_object('name', pe.name, 'cpf', pe.cpf, 'email', pe.email, 'phone', pe.phone) END AS person,
+       pe."birthDate"::timestamp AT TIME ZONE 'UTC' AS "birthDate"
+  FROM "AccessToken" t
+  JOIN "OAuthApplication" a ON a.id = t."applicationId"
+  LEFT JOIN "Profile" pr ON pr.id = t."profileId"
+  LEFT JOIN "Person" pe ON pe.id = pr."personId"
+  LEFT JOIN "Institution" i ON i.id = pr."institutionId"
+ WHERE t.jti = $1`;
+
+async function findTokenRecord(jti: string): Promise<TTokenRecord | null> {
+  const [row] = await database().sql.query<Omit<TTokenRecord, "person"> & { person: Omit<Person, "birthDate"> | null; birthDate: Date | null }>(
+    TOKEN_RECORD_SQL, [jti], { prepared: true },
+  );
+  if (!row) return null;
+  const { birthDate, person, ...rest } = row;
+  return { ...rest, person: person && { ...person, birthDate } };
+}
+
 export async function getUserInfo(options: {
   authorization: string | null;
   relationshipId: string | null;
@@ -92,10 +129,7 @@ export async function getUserInfo(options: {
   const claims = await verifyPresentedToken(token, now);
   if (claims instanceof OAuthError) return claims;
 
-  const record = await db().accessToken.findUnique({
-    where: { jti: claims.jti },
-    select: { profileId: true, scope: true, revokedAt: true, expiresAt: true, application: { select: { id: true, clientId: true, edtechId: true } } },
-  });
+  const record = await findTokenRecord(claims.jti);
   if (!record || record.application.clientId !== claims.clientId) return invalidToken("The access token is invalid");
   const subject = (await pairwiseIds({ kind: "application", id: record.application.id })).toPartner(record.profileId);
   if (subject !== claims.sub.toLowerCase()) return invalidToken("The access token is invalid");
@@ -109,11 +143,9 @@ export async function getUserInfo(options: {
     return new OAuthError("access_denied", "x-relationship-id is not the profile of this access token", 403);
   }
 
-  const profile = await db().profile.findUnique({
-    where: { id: record.profileId },
-    select: { id: true, role: true, person: true, institution: { select: { id: true, name: true, kind: true } } },
-  });
-  if (!profile) return invalidToken("The profile of this access token no longer exists");
+  const { role, institution, person } = record;
+  if (!role || !institution || !person) return invalidToken("The profile of this access token no longer exists");
+  const profile = { id: record.profileId, role, institution, person };
   const access = await resolveApplicationAccess({ institutionId: profile.institution.id, application: record.application, role: profile.role });
   if (!access.enabled) return invalidToken("The institution no longer enables this application");
 

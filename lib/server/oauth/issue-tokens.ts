@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { db } from "@/lib/server/db/database";
+import { database } from "@/lib/server/db/database";
 import { env } from "@/lib/env";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { signAccessToken, signIdToken, type SigningKey } from "@/lib/oauth/jwt";
 import { ACCESS_TOKEN_TTL_SECONDS, ID_TOKEN_TTL_SECONDS } from "./lifetimes";
 import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
@@ -28,17 +27,41 @@ export interface TIssueTokensInput {
   accessToken: boolean;
   idToken: boolean;
   now?: Date;
-  /** Sign with this key (the caller fetched it before opening a transaction). */
+  /** Sign with this key (default: the active one). */
   key?: SigningKey;
-  /** Record the access token inside the caller's transaction. */
-  tx?: Prisma.TransactionClient;
 }
+
+/** A token's row: its jti is honoured by user info while the row exists and is not revoked. */
+export interface TTokenRow {
+  jti: string;
+  applicationId: string;
+  profileId: string;
+  codeId: string | null;
+  scope: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** The rows as one jsonb parameter, for `jsonb_to_recordset($n::jsonb) AS r(${TOKEN_ROW_COLUMNS})`. */
+export const TOKEN_ROW_COLUMNS = `jti text, "applicationId" uuid, "profileId" uuid, "codeId" uuid, scope text, "createdAt" timestamptz, "expiresAt" timestamptz`;
+
+const RECORD_SQL = `
+INSERT INTO "AccessToken" (jti, "applicationId", "profileId", "codeId", scope, "createdAt", "expiresAt")
+SELECT r.jti, r."applicationId", r."profileId", r."codeId", r.scope, r."createdAt", r."expiresAt"
+  FROM jsonb_to_recordset($1::jsonb) AS r(${TOKEN_ROW_COLUMNS})`;
 
 /**
  * Signs the access token (RFC 9068 JWT) and/or the id token (OIDC Core §2; at_hash binds it to
  * the access token issued with it), and records each one's jti so it can be revoked.
  */
 export async function issueTokens(input: TIssueTokensInput): Promise<TIssuedTokens> {
+  const { tokens, rows } = await signTokens(input);
+  if (rows.length > 0) await database().sql.query(RECORD_SQL, [JSON.stringify(rows)], { prepared: true });
+  return tokens;
+}
+
+/** The tokens, signed, and the rows that make them valid, for the caller to record (exchange-code.ts). */
+export async function signTokens(input: TIssueTokensInput): Promise<{ tokens: TIssuedTokens; rows: TTokenRow[] }> {
   const now = input.now ?? new Date();
   const key = input.key ?? (await getSigningKey({ now }));
   const issuer = env().HUB_BASE_URL;
@@ -50,7 +73,7 @@ export async function issueTokens(input: TIssueTokensInput): Promise<TIssuedToke
   // Both tokens' jtis are recorded: an access token or an id token presented to user info is
   // honoured only while its row exists and is not revoked (a replayed code revokes both).
   const record = { applicationId: input.application.id, profileId: input.profileId, codeId: input.codeId ?? null, scope, createdAt: now };
-  const rows: Prisma.AccessTokenCreateManyInput[] = [];
+  const rows: TTokenRow[] = [];
   if (input.accessToken) {
     const jti = randomUUID();
     result.accessToken = await signAccessToken({
@@ -67,6 +90,5 @@ export async function issueTokens(input: TIssueTokensInput): Promise<TIssuedToke
     });
     rows.push({ jti, ...record, expiresAt: new Date(now.getTime() + ID_TOKEN_TTL_SECONDS * 1000) });
   }
-  if (rows.length > 0) await (input.tx ?? db()).accessToken.createMany({ data: rows });
-  return result;
+  return { tokens: result, rows };
 }

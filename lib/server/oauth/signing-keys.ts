@@ -1,8 +1,10 @@
 // Token signing keys: created on first use, rotated every KEY_ROTATION_SECONDS, and published in
 // the JWKS until every token they signed has expired (docs/decisions/005-oauth-tokens.md).
-// Private keys are encrypted at rest with the hub secret. Every read goes to the database, so a
-// key created or rotated by another instance is seen at once; only decrypted keys are cached
-// (by kid, which is the key's thumbprint and therefore immutable).
+// Private keys are encrypted at rest with the hub secret. Decrypted keys are cached by kid (the
+// key's thumbprint, immutable). The active key and the published list are each re-read at most
+// every KEY_CACHE_MS (docs/decisions/017): a key another instance rotated in is used here up to
+// that much later, which is safe because a retired key stays published long after; a token
+// whose kid is not in the cached list makes the list be read again at once.
 import type { JWK } from "jose";
 import { db } from "@/lib/server/db/database";
 import type { SigningKey as SigningKeyRow } from "@/lib/generated/prisma/client";
@@ -31,7 +33,21 @@ function toSigningKey(row: SigningKeyRow): SigningKey {
   return key;
 }
 
-const ageSeconds = (row: SigningKeyRow, now: Date) => (now.getTime() - row.createdAt.getTime()) / 1000;
+const ageSeconds = (row: Pick<SigningKeyRow, "createdAt">, now: Date) => (now.getTime() - row.createdAt.getTime()) / 1000;
+
+/** How long the active key and the published key list are used before being read again. */
+export const KEY_CACHE_MS = 30_000;
+
+let activeKey: { key: SigningKey; createdAt: Date; readAt: number } | undefined;
+let publishedRows: { rows: Array<Pick<SigningKeyRow, "kid" | "publicJwk" | "createdAt" | "retiredAt">>; readAt: number } | undefined;
+/** The same array for the same keys, so lib/oauth/jwt imports each key once. */
+const publishedLists = new Map<string, JWK[]>();
+
+/** Forgets the cached active key and key list (after a rotation here; tests that reset the database). */
+export function forgetCachedSigningKeys(): void {
+  activeKey = undefined;
+  publishedRows = undefined;
+}
 
 /** Creates a key and retires every other active one, in one transaction. */
 export async function rotateSigningKey({ now = new Date() }: { now?: Date } = {}): Promise<SigningKey> {
@@ -48,7 +64,10 @@ export async function rotateSigningKey({ now = new Date() }: { now?: Date } = {}
     }),
     db().signingKey.updateMany({ where: { retiredAt: null, kid: { not: key.kid } }, data: { retiredAt: now } }),
   ]);
-  return toSigningKey(row);
+  forgetCachedSigningKeys();
+  const signing = toSigningKey(row);
+  activeKey = { key: signing, createdAt: row.createdAt, readAt: Date.now() };
+  return signing;
 }
 
 /**
@@ -57,10 +76,14 @@ export async function rotateSigningKey({ now = new Date() }: { now?: Date } = {}
  * every token either signed still verifies.
  */
 export async function getSigningKey({ now = new Date() }: { now?: Date } = {}): Promise<SigningKey> {
+  if (activeKey && Date.now() - activeKey.readAt < KEY_CACHE_MS && ageSeconds(activeKey, now) < KEY_ROTATION_SECONDS) return activeKey.key;
   const active = await db().signingKey.findFirst({ where: { retiredAt: null }, orderBy: { createdAt: "desc" } });
   if (active && ageSeconds(active, now) < KEY_ROTATION_SECONDS) {
     const key = usableKey(active);
-    if (key) return key;
+    if (key) {
+      activeKey = { key, createdAt: active.createdAt, readAt: Date.now() };
+      return key;
+    }
   }
   return rotateSigningKey({ now });
 }
@@ -82,17 +105,25 @@ function usableKey(row: SigningKeyRow): SigningKey | null {
  * The public keys that verify tokens now (what /.well-known/jwks.json publishes): the active ones
  * and those retired recently enough. Only public members leave the row; nothing is decrypted.
  */
-export async function listPublicJwks({ now = new Date() }: { now?: Date } = {}): Promise<JWK[]> {
-  const cutoff = new Date(now.getTime() - RETIRED_KEY_PUBLISH_SECONDS * 1000);
-  const rows = await db().signingKey.findMany({
-    where: { OR: [{ retiredAt: null }, { retiredAt: { gt: cutoff } }] },
-    orderBy: { createdAt: "desc" },
-  });
-  const keys: SigningKey[] = rows.map((row) => ({ kid: row.kid, alg: SIGNING_ALG, publicJwk: row.publicJwk as JWK, privateJwk: {} }));
-  return publicJwks(keys).keys;
+export async function listPublicJwks({ now = new Date(), fresh = true }: { now?: Date; fresh?: boolean } = {}): Promise<JWK[]> {
+  if (fresh || !publishedRows || Date.now() - publishedRows.readAt >= KEY_CACHE_MS) {
+    const rows = await db().signingKey.findMany({ select: { kid: true, publicJwk: true, createdAt: true, retiredAt: true }, orderBy: { createdAt: "desc" } });
+    publishedRows = { rows, readAt: Date.now() };
+  }
+  const cutoff = now.getTime() - RETIRED_KEY_PUBLISH_SECONDS * 1000;
+  const rows = publishedRows.rows.filter((row) => row.retiredAt === null || row.retiredAt.getTime() > cutoff);
+  const id = rows.map((row) => row.kid).join(" ");
+  let list = publishedLists.get(id);
+  if (!list) {
+    const keys: SigningKey[] = rows.map((row) => ({ kid: row.kid, alg: SIGNING_ALG, publicJwk: row.publicJwk as JWK, privateJwk: {} }));
+    list = publicJwks(keys).keys;
+    if (publishedLists.size > 16) publishedLists.clear();
+    publishedLists.set(id, list);
+  }
+  return list;
 }
 
-/** How the hub verifies a token it issued, at `now`: its own issuer and its current public keys. */
+/** How the hub verifies a token it issued, at `now`: its own issuer and its public keys (cached, see above). */
 export function ourTokenVerification(now: Date): VerifyAccessTokenOptions {
-  return { issuer: env().HUB_BASE_URL, getPublicKeys: () => listPublicJwks({ now }), now };
+  return { issuer: env().HUB_BASE_URL, getPublicKeys: (options) => listPublicJwks({ now, fresh: options?.fresh ?? false }), now };
 }

@@ -81,7 +81,7 @@ export async function exportMyData(options: { personId: string; now?: Date }) {
     geradoEm: (options.now ?? new Date()).toISOString(),
     pessoa: {
       id: person.id,
-      ...personAttributes({ ...person, passwordHash: null }),
+      ...personAttributes(person),
       criadoEm: person.createdAt.toISOString(),
       atualizadoEm: person.updatedAt.toISOString(),
     },

@@ -78,7 +78,7 @@ export async function resolveSharingRule(options: { institutionId: string; partn
   // Every channel that takes a rule pseudonymizes with it, synchronously, from the identity roots:
   // the rule engine reads them (once per process) so no channel can forget to (ADR 014).
   const [rows] = await Promise.all([
-    database().sql.query<Row>(SQL[partner.kind], [options.institutionId, partner.edtechId, partner.id]),
+    database().sql.query<Row>(SQL[partner.kind], [options.institutionId, partner.edtechId, partner.id], { prepared: true }),
     loadIdentityRoots(),
   ]);
   const access = effectiveAccess(rows.map((r) => ({ id: r.id, linked: r.linked, rule: ruleSettingsOf(r) })), partner.kind);

@@ -11,7 +11,7 @@ import type { Class, ClassStudent, GuardianStudent, Period, Person, Profile, Sub
 const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : null);
 
 /** The personal attributes of `configuracao`, by their Data API names. */
-export function personAttributes(person: Person) {
+export function personAttributes(person: Pick<Person, "name" | "birthDate" | "cpf" | "email" | "phone">) {
   return {
     nome_usuario: person.name,
     idade: day(person.birthDate),

@@ -33,6 +33,7 @@ export async function findUsablePlacementIds({ profile, placementId, toolId }: F
       ORDER BY p."createdAt", p.id
       LIMIT 500`,
     [profile.institutionId, profile.role, profile.id, placementId ?? null, toolId ?? null],
+    { prepared: true },
   );
   return rows.map((r) => r.id);
 }

@@ -1,7 +1,7 @@
-import { NextResponse } from "next/server";
+import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { getCurrentUser } from "@/lib/server/auth/current-user";
+import { getRequestUser } from "@/lib/server/auth/current-user";
 import { buildLaunch } from "@/lib/server/launch/build-launch";
 import { htmlResponse } from "@/lib/server/launch/html";
 import { renderLaunchNotFound, renderLaunchPage, renderLaunchRefused } from "@/lib/server/launch/render-launch-page";
@@ -18,9 +18,9 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** GET /launch/{placementId}: the signed LTI 1.0 launch form for the session's profile. */
-export async function GET(_request: Request, { params }: { params: Promise<{ placementId: string }> }): Promise<Response> {
+export async function GET(request: NextRequest, { params }: { params: Promise<{ placementId: string }> }): Promise<Response> {
   const { placementId } = await params;
-  const user = await getCurrentUser();
+  const user = await getRequestUser(request);
   if (!user?.profile) {
     const back = `/launch/${encodeURIComponent(placementId)}`;
     // Redirect targets come from HUB_BASE_URL, never from the Host header.

@@ -1,0 +1,135 @@
+// Load and measurement helpers shared by the benches: autocannon runs with a request per
+// pre-minted credential, RSS sampling of a process, the load average, and the tables.
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import autocannon from "autocannon";
+
+export interface TLoadResult {
+  label: string;
+  connections: number;
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** Answers other than the expected status, by status. */
+  unexpected: number;
+  statuses: Record<number, number>;
+}
+
+export interface TLoadSpec {
+  label: string;
+  url: string;
+  connections: number;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  /** A fixed body, or one per request (each credential used once); with `bodies`, amount = bodies.length. */
+  body?: string;
+  bodies?: string[];
+  /** Headers per request, like `bodies` (e.g. HTTP Basic with a code in the body). */
+  expectStatus?: number;
+  durationSeconds?: number;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+
+/**
+ * Runs one load with autocannon and measures it from its own events: latency of every answer to
+ * the microsecond (autocannon's histogram keeps whole milliseconds), req/s over the wall time,
+ * answers with another status than the expected one counted apart (and left out of the latencies).
+ */
+export async function runLoad(spec: TLoadSpec): Promise<TLoadResult> {
+  const bodies = spec.bodies;
+  let next = 0;
+  const expected = spec.expectStatus ?? 200;
+  let unexpected = 0;
+  const statuses: Record<number, number> = {};
+  const latencies: number[] = [];
+  const started = performance.now();
+  let instance: autocannon.Instance | undefined;
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon({
+    url: spec.url,
+    connections: spec.connections,
+    method: spec.method ?? "GET",
+    headers: spec.headers,
+    body: spec.body,
+    ...(bodies ? { amount: bodies.length } : { duration: spec.durationSeconds ?? 5 }),
+    requests: [{ setupRequest: (request) => (bodies ? { ...request, body: bodies[next++ % bodies.length] } : request) }],
+    }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+  // The last answer's time, not the run's end: autocannon ends a run on its next 1 s tick.
+  let lastAnswer = started;
+  instance!.on("response", (_client, status, _bytes, ms) => {
+    lastAnswer = performance.now();
+    if (status === expected) latencies.push(ms);
+    else {
+      unexpected++;
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    }
+  });
+  const result = await done;
+  const seconds = (lastAnswer - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    label: spec.label,
+    connections: spec.connections,
+    requests: latencies.length + unexpected,
+    rps: (latencies.length + unexpected) / seconds,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    errors: result.errors + result.timeouts,
+    unexpected,
+    statuses,
+  };
+}
+
+/** Resident set size of a process, in MB (Linux /proc). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+export class RssSampler {
+  readonly samples: Array<{ at: number; mb: number }> = [];
+  private timer: NodeJS.Timeout | undefined;
+  private readonly started = Date.now();
+  constructor(private readonly pid: number, everyMs = 500) {
+    this.timer = setInterval(() => this.sample(), everyMs);
+    this.sample();
+  }
+  sample(): number {
+    const mb = rssMb(this.pid);
+    this.samples.push({ at: (Date.now() - this.started) / 1000, mb });
+    return mb;
+  }
+  stop(): { first: number; max: number; last: number } {
+    clearInterval(this.timer);
+    const last = this.sample();
+    return { first: this.samples[0]!.mb, max: Math.max(...this.samples.map((s) => s.mb)), last };
+  }
+}
+
+export const loadAverage = (): string => os.loadavg().map((l) => l.toFixed(2)).join(" / ");
+
+export function machineLine(): string {
+  return `${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}, load average ${loadAverage()}`;
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** One markdown row per pair: the hub beside its peer or floor, with the ratio of throughputs. */
+export function pairTable(rows: Array<{ path: string; hub: TLoadResult; peer: TLoadResult }>): string {
+  const lines = [
+    "| path | conns | hub req/s | p50 ms | p99 ms | peer req/s | p50 ms | p99 ms | ratio | errors hub / peer |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const { path, hub, peer } of rows) {
+    const bad = `${hub.errors + hub.unexpected} / ${peer.errors + peer.unexpected}`;
+    lines.push(
+      `| ${path} | ${hub.connections} | ${fmt(hub.rps)} | ${fmt(hub.p50, 1)} | ${fmt(hub.p99, 1)} | ${fmt(peer.rps)} | ${fmt(peer.p50, 1)} | ${fmt(peer.p99, 1)} | **${fmt(hub.rps / peer.rps, 2)}×** | ${bad} |`,
+    );
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,25 @@
+// Run once by Next when the server starts (app.prepare() in server.mjs): registers the routes
+// server.mjs answers without Next's router, with the route files' own handlers
+// (lib/server/http/hot-routes.ts, docs/decisions/017-hot-routes-beside-next.md).
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const [{ registerHotRoutes, registerShutdownTask }, { flushAccessLogs }, launch, token, userInfo] = await Promise.all([
+    import("@/lib/server/http/hot-routes"),
+    import("@/lib/server/audit/log-access"),
+    import("@/app/(portal)/launch/[placementId]/route"),
+    import("@/app/lti/v1/oauth2/authorize/route"),
+    import("@/app/users/v1/users/info/route"),
+  ]);
+  registerShutdownTask(flushAccessLogs);
+  registerHotRoutes([
+    { method: "POST", path: "/lti/v1/oauth2/authorize", handler: (request) => token.POST(request) },
+    { method: "GET", path: "/users/v1/users/info", handler: (request) => userInfo.GET(request) },
+    { method: "POST", path: "/users/v1/users/info", handler: (request) => userInfo.POST(request) },
+    { method: "OPTIONS", path: "/users/v1/users/info", handler: () => userInfo.OPTIONS() },
+    {
+      method: "GET",
+      path: /^\/launch\/(?<placementId>[^/]+)$/,
+      handler: (request, params) => launch.GET(request, { params: Promise.resolve({ placementId: params.placementId! }) }),
+    },
+  ]);
+}

@@ -1,0 +1,110 @@
+// The routes a school's morning hits hardest — the token exchange, user info and the launch page —
+// answered by server.mjs without Next's router, which costs about 1 ms of CPU per request on its
+// own (docs/decisions/017-hot-routes-beside-next.md). They are the same route handlers: the route
+// files stay the one place that turns HTTP into a call and back; this module only matches the
+// method and path and bridges node:http to the handler's Request/Response.
+//
+// instrumentation.ts (compiled by Next, run by app.prepare()) registers the handlers here; the
+// registry lives on globalThis because server.mjs, a plain module outside Next's build, reads it.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { NextRequest } from "next/server";
+import { env } from "@/lib/env";
+import { log } from "@/lib/server/log.mjs";
+
+type TWebHandler = (request: NextRequest, params: Record<string, string>) => Promise<Response> | Response;
+
+export interface THotRoute {
+  method: "GET" | "POST" | "OPTIONS";
+  /** The whole path (no query): a string, or a pattern whose named groups are the params. */
+  path: string | RegExp;
+  handler: TWebHandler;
+}
+
+export type THotRouteServer = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export interface THotRoutes {
+  /** The function that serves this request, or null to hand it to Next. */
+  match(req: IncomingMessage): THotRouteServer | null;
+}
+
+const REGISTRY_KEY = Symbol.for("hub.hotRoutes");
+type TGlobalWithRoutes = typeof globalThis & { [REGISTRY_KEY]?: THotRoutes };
+
+function requestHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  return headers;
+}
+
+/** Runs `handler` for `req` and writes its Response to `res` (status, headers, cookies, body). */
+async function serveWith(handler: TWebHandler, params: Record<string, string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const method = req.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  // Handlers build absolute URLs from HUB_BASE_URL, never from Host; the request's URL gets the same origin.
+  const request = new NextRequest(new URL(req.url ?? "/", env().HUB_BASE_URL), {
+    method,
+    headers: requestHeaders(req),
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
+  });
+  let response: Response;
+  try {
+    response = await handler(request, params);
+  } catch (error) {
+    // What Next does with a route handler that throws: log it, answer a bare 500.
+    log().error({ err: error }, "Route handler failed");
+    res.statusCode = 500;
+    res.setHeader("Cache-Control", "no-store");
+    res.end();
+    return;
+  }
+  res.statusCode = response.status;
+  for (const [name, value] of response.headers) if (name !== "set-cookie") res.setHeader(name, value);
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader("set-cookie", cookies);
+  res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+}
+
+/** Registers the hot routes (instrumentation.ts). */
+export function registerHotRoutes(routes: readonly THotRoute[]): void {
+  const exact = new Map<string, TWebHandler>();
+  const patterns: Array<{ method: string; path: RegExp; handler: TWebHandler }> = [];
+  for (const route of routes) {
+    if (typeof route.path === "string") exact.set(`${route.method} ${route.path}`, route.handler);
+    else patterns.push({ method: route.method, path: route.path, handler: route.handler });
+  }
+  (globalThis as TGlobalWithRoutes)[REGISTRY_KEY] = {
+    match(req) {
+      const url = req.url ?? "/";
+      const q = url.indexOf("?");
+      const path = q === -1 ? url : url.slice(0, q);
+      const method = req.method ?? "GET";
+      const handler = exact.get(`${method} ${path}`);
+      if (handler) return (rq, rs) => serveWith(handler, {}, rq, rs);
+      for (const route of patterns) {
+        if (route.method !== method) continue;
+        const found = route.path.exec(path);
+        if (!found) continue;
+        // Next decodes each dynamic segment; server.mjs's guard already refused what cannot be decoded.
+        const params = Object.fromEntries(Object.entries(found.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]));
+        return (rq, rs) => serveWith(route.handler, params, rq, rs);
+      }
+      return null;
+    },
+  };
+}
+
+const SHUTDOWN_KEY = Symbol.for("hub.shutdownTasks");
+type TGlobalWithTasks = typeof globalThis & { [SHUTDOWN_KEY]?: Array<() => Promise<void>> };
+
+/** Work server.mjs awaits after the last request, before it exits (the access log's last batch). */
+export function registerShutdownTask(task: () => Promise<void>): void {
+  const g = globalThis as TGlobalWithTasks;
+  (g[SHUTDOWN_KEY] ??= []).push(task);
+}
+
+/** What instrumentation.ts registered, or null (Next's dev server, tests). */
+export function hotRoutes(): THotRoutes | null {
+  return (globalThis as TGlobalWithRoutes)[REGISTRY_KEY] ?? null;
+}
