@@ -37,7 +37,7 @@ const launchUrl = `${hub.base}/launch/${people.placementId}`;
 
 /** The tool's shared secret, decrypted as the hub does, for the floor to sign with. */
 async function readToolSecret(e: Record<string, string>, placementId: string): Promise<string> {
-  const { createDatabase } = await import("@/lib/db");
+  const { createDatabase } = await import("@/lib/server/db/database");
   const { decryptSecret } = await import("@/lib/server/crypto/secret-box");
   const { LTI_SECRET_PURPOSE } = await import("@/lib/server/tools/lti-secret-purpose");
   const db = createDatabase(engine === "postgres" ? { url: e.DATABASE_URL } : { dataDir: `${e.HUB_DATA_DIR}/pglite` });

@@ -10,7 +10,7 @@ export interface TBenchPeople {
 }
 
 export async function readBenchPeople(env: Record<string, string>, engine: TDatabaseEngine): Promise<TBenchPeople> {
-  const { createDatabase } = await import("@/lib/db");
+  const { createDatabase } = await import("@/lib/server/db/database");
   const db = createDatabase(engine === "postgres" ? { url: env.DATABASE_URL } : { dataDir: `${env.HUB_DATA_DIR}/pglite` });
   try {
     const [student] = await db.sql.query<{ personId: string; profileId: string }>(

@@ -2,7 +2,7 @@
 // channel, naming the attributes but never their values. Written off the response path: the
 // insert is started, not awaited, so a read costs no extra round trip; a failed insert is
 // reported and never fails the read. docs/gestao.md ("Registro de acessos") says what is kept.
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import type { AccessChannel } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/server/log.mjs";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { buildLaunchParams, type LaunchContextInput } from "@/lib/lti/launch-params";

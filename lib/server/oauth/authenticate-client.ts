@@ -1,7 +1,7 @@
 import { readClientCredentials } from "@/lib/oauth/client-auth";
 import { OAuthError } from "@/lib/oauth/errors";
 import { hashSecret, safeEqual } from "@/lib/oauth/secret";
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import { CODE_ROW_SQL, type TCodeRow } from "./exchange-code";
 import { APPLICATION_SQL, findApplication, type TOAuthApplication } from "./find-application";
 

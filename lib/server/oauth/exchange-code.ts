@@ -13,7 +13,7 @@
 // revokes the tokens the first exchange just recorded. Once claimed, a code is spent even if a
 // later check fails: single use means one attempt. Raw SQL, prepared on PostgreSQL: this is the
 // hottest write of a school's morning (docs/decisions/021).
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import { OAuthError } from "@/lib/oauth/errors";
 import { verifyPkce } from "@/lib/oauth/pkce";
 import { hashSecret } from "@/lib/oauth/secret";

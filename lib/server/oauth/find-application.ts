@@ -1,4 +1,4 @@
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import type { ResponseType } from "@/lib/generated/prisma/client";
 
 export interface TOAuthApplication {

@@ -6,7 +6,7 @@
 // that much later, which is safe because a retired key stays published long after; a token
 // whose kid is not in the cached list makes the list be read again at once.
 import type { JWK } from "jose";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { SigningKey as SigningKeyRow } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
 import { generateSigningKey, publicJwks, SIGNING_ALG, type SigningKey, type VerifyAccessTokenOptions } from "@/lib/oauth/jwt";
