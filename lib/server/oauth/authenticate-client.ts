@@ -3,7 +3,7 @@ import { OAuthError } from "@/lib/oauth/errors";
 import { hashSecret, safeEqual } from "@/lib/oauth/secret";
 import { database } from "@/lib/server/db/database";
 import { CODE_ROW_SQL, type TCodeRow } from "./exchange-code";
-import { APPLICATION_SQL, findApplication, type TOAuthApplication } from "./find-application";
+import { APPLICATION_SQL, findApplication, MAX_CLIENT_ID_LENGTH, type TOAuthApplication } from "./find-application";
 
 // Compared against when the client_id is unknown, so an unknown client costs the same time as a
 // known one with a wrong secret (no client_id enumeration by timing).
@@ -30,7 +30,7 @@ export async function authenticateClient(input: {
   if (credentials instanceof OAuthError) return credentials;
   let application: TOAuthApplication | null;
   let code: TCodeRow | null | undefined;
-  if (input.code === undefined || !credentials.clientId || credentials.clientId.length > 256) {
+  if (input.code === undefined || !credentials.clientId || credentials.clientId.length > MAX_CLIENT_ID_LENGTH) {
     application = await findApplication({ clientId: credentials.clientId });
   } else {
     const [row] = await database().sql.query<TOAuthApplication & { code: (Omit<TCodeRow, "expiresAt"> & { expiresAt: string }) | null }>(

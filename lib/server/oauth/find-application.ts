@@ -15,7 +15,7 @@ export interface TOAuthApplication {
 }
 
 /** Client ids are short identifiers; anything longer cannot be registered, so skip the query. */
-const MAX_CLIENT_ID_LENGTH = 256;
+export const MAX_CLIENT_ID_LENGTH = 256;
 
 // Raw SQL, prepared on PostgreSQL: every token request starts here (docs/decisions/021).
 /** The application by client_id ($1), as TOAuthApplication. */
