@@ -1,6 +1,6 @@
 // Run once by Next when the server starts (app.prepare() in server.mjs): registers the routes
 // server.mjs answers without Next's router, with the route files' own handlers
-// (lib/server/http/hot-routes.ts, docs/decisions/017-hot-routes-beside-next.md).
+// (lib/server/http/hot-routes.ts, docs/decisions/021-hot-routes-beside-next.md).
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const [{ registerHotRoutes, registerShutdownTask }, { flushAccessLogs }, launch, token, userInfo] = await Promise.all([

@@ -39,7 +39,7 @@ await app.prepare();
 const handle = app.getRequestHandler();
 const distDir = process.env.HUB_NEXT_DIST_DIR || ".next";
 // The routes answered without Next's router, registered by instrumentation.ts during prepare()
-// (lib/server/http/hot-routes.ts, docs/decisions/017-hot-routes-beside-next.md).
+// (lib/server/http/hot-routes.ts, docs/decisions/021-hot-routes-beside-next.md).
 // In production Next runs register() when its first request arrives: server.mjs sends itself one
 // (/healthz) once listening, and until then these paths go through Next, to the same handlers.
 /** @typedef {{ match(req: http.IncomingMessage): ((req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>) | null }} HotRoutes */

@@ -65,6 +65,8 @@ export function env(): TEnv {
     DEMO_TOOL: e.DEMO_TOOL ?? (e.DATABASE_URL ? "0" : "1"),
     DEMO_TOOL_EXPLICIT: e.DEMO_TOOL === "1",
   };
+  // next-auth reads its own variable for the site's URL: the hub's public URL, unless the operator set one.
+  process.env.NEXTAUTH_URL ??= cached.HUB_BASE_URL;
   return cached;
 }
 

@@ -2,7 +2,7 @@
 // roots and re-seals with the current HUB_SECRET whatever an older secret sealed (after a
 // rotation: docs/security.md). Run by `npm start` before the server opens the embedded database
 // (PGlite allows one process at a time).
-import { configuredDatabase, createDatabase, database, setDatabase } from "@/lib/db";
+import { configuredDatabase, createDatabase, database, setDatabase } from "@/lib/server/db/database";
 import { env } from "@/lib/env";
 import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
 import { resealSecrets } from "@/lib/server/crypto/reseal-secrets";

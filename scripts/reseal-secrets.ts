@@ -2,7 +2,7 @@
 // value an older one sealed (LTI shared secrets, token-signing keys, identity roots), so that the
 // old secret can be removed from HUB_PREVIOUS_SECRETS. `npm start` does the same on every start;
 // this is for deployments that start server.mjs themselves. Safe to run while instances serve.
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
 import { resealSecrets } from "@/lib/server/crypto/reseal-secrets";
 

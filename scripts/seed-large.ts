@@ -4,7 +4,7 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import type { Class } from "@/lib/generated/prisma/client";
-import { configuredDatabase, createDatabase, database, setDatabase } from "@/lib/db";
+import { configuredDatabase, createDatabase, database, setDatabase } from "@/lib/server/db/database";
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
 import { assignTeacher } from "@/lib/server/school-data/assign-teacher";

@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
-import { createDatabase, setDatabase, type Database } from "@/lib/db";
+import { createDatabase, setDatabase, type Database } from "@/lib/server/db/database";
 import { applyMigrations } from "@/lib/server/db/migrate";
 
 export interface TestDatabase {

@@ -3,7 +3,7 @@ import { cookies } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { DemoFragmentResult } from "@/components/demo-fragment-result";
 import { env } from "@/lib/env";
-import { DEMO_APP, DEMO_SESSION_COOKIE, readDemoSession } from "@/lib/server/oauth/demo-app-client";
+import { DEMO_APP, DEMO_SESSION_COOKIE, readDemoSession } from "@/lib/server/demo/demo-app-client";
 
 export const metadata: Metadata = { title: "Aplicativo de demonstração", robots: { index: false } };
 

@@ -1,8 +1,8 @@
 // The developer area's server actions as the browser calls them (FormData in, form state out),
 // with only the session mocked: parsing, field messages, authorization and "nothing saved".
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { createDeveloper, pngBytes, type TTestDeveloper } from "@/lib/server/developer/testing";
-import type { TFormState } from "@/lib/validations/developer";
+import { createDeveloper, pngBytes, type TTestDeveloper } from "@/test/fixtures/developer";
+import type { TFormState } from "@/lib/validations/form";
 import { setupTestDatabase } from "@/test/database";
 
 const session = vi.hoisted(() => ({ personId: null as string | null }));

@@ -1,30 +1,29 @@
 "use server";
 import { revalidatePath } from "next/cache";
+import { done, runFormAction } from "@/lib/server/forms/run-form-action";
+import { currentManagerScope } from "@/lib/server/management/current-manager-scope";
 import { editInstitutionTree } from "@/lib/server/management/edit-institution-tree";
-import { runFormAction, type TFormState } from "@/lib/server/management/run-form-action";
+import type { TFormState } from "@/lib/validations/form";
+import { parseForm } from "@/lib/validations/form";
+import { ZCreateInstitutionFormSchema, ZMoveInstitutionFormSchema, ZRenameInstitutionFormSchema, type TInstitutionCommand } from "@/lib/validations/management";
 
-const text = (form: FormData, name: string) => String(form.get(name) ?? "");
+/** Every institution-tree form: the command, then the whole area re-rendered. */
+function treeAction(form: FormData, command: () => TInstitutionCommand, message: string): Promise<TFormState> {
+  return runFormAction(form, currentManagerScope, async (scope) => {
+    await editInstitutionTree({ scope, command: command() });
+    revalidatePath("/gestao", "layout");
+    return done(message);
+  });
+}
 
 export async function createInstitutionAction(_state: TFormState, form: FormData): Promise<TFormState> {
-  return runFormAction(form, async (scope) => {
-    await editInstitutionTree({ scope, command: { type: "create", parentId: text(form, "parentId"), name: text(form, "name"), kind: text(form, "kind") as "school" } });
-    revalidatePath("/gestao", "layout");
-    return "Unidade criada.";
-  });
+  return treeAction(form, () => parseForm(ZCreateInstitutionFormSchema, form), "Unidade criada.");
 }
 
 export async function renameInstitutionAction(institutionId: string, _state: TFormState, form: FormData): Promise<TFormState> {
-  return runFormAction(form, async (scope) => {
-    await editInstitutionTree({ scope, command: { type: "rename", institutionId, name: text(form, "name") } });
-    revalidatePath("/gestao", "layout");
-    return "Nome atualizado.";
-  });
+  return treeAction(form, () => ({ type: "rename", institutionId, ...parseForm(ZRenameInstitutionFormSchema, form) }), "Nome atualizado.");
 }
 
 export async function moveInstitutionAction(institutionId: string, _state: TFormState, form: FormData): Promise<TFormState> {
-  return runFormAction(form, async (scope) => {
-    await editInstitutionTree({ scope, command: { type: "move", institutionId, parentId: text(form, "parentId") } });
-    revalidatePath("/gestao", "layout");
-    return "Instituição movida.";
-  });
+  return treeAction(form, () => ({ type: "move", institutionId, ...parseForm(ZMoveInstitutionFormSchema, form) }), "Instituição movida.");
 }

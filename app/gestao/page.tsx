@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { ActionForm } from "@/components/gestao/action-form";
-import { InstitutionTree } from "@/components/gestao/institution-tree";
-import { KIND_LABEL } from "@/components/gestao/labels";
-import { card, sectionTitle } from "@/components/gestao/styles";
+import { ActionForm } from "@/components/management/action-form";
+import { InstitutionTree } from "@/components/management/institution-tree";
+import { KIND_LABEL } from "@/components/management/labels";
+import { card, sectionTitle } from "@/components/management/styles";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
 import { createInstitutionAction } from "./actions";
 

@@ -51,7 +51,7 @@ const filter = recordTextFilter({ allowed: ["nome_usuario", "idade", "email_usua
 // The filter pseudonymizes: its root is loaded by the channel in the app; here a stand-in.
 const { loadedIdentityRoot } = await import("@/lib/server/crypto/identity-root");
 if (!loadedIdentityRoot("pseudonym")) {
-  const { setDatabase, createDatabase } = await import("@/lib/db");
+  const { setDatabase, createDatabase } = await import("@/lib/server/db/database");
   const { applyMigrations } = await import("@/lib/server/db/migrate");
   const { loadIdentityRoots } = await import("@/lib/server/crypto/identity-root");
   process.env.HUB_SECRET ??= "bench-pairwise-secret-0123456789abcdef";

@@ -12,7 +12,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { prepareDatabase, spawnChild, startHub, stopChild } from "../lib/hub";
 import { readBenchPeople, sessionCookieHeader } from "../lib/hub-session";
-import { loadAverage, machineLine, pairTable, RssSampler, runLoad, type TLoadResult } from "../lib/load";
+import { loadAverage, machineLine, printRepetition, printRss, RssSampler, runLoad, type TPairRow } from "../lib/load";
 
 const { values } = parseArgs({
   options: {
@@ -37,7 +37,7 @@ const launchUrl = `${hub.base}/launch/${people.placementId}`;
 
 /** The tool's shared secret, decrypted as the hub does, for the floor to sign with. */
 async function readToolSecret(e: Record<string, string>, placementId: string): Promise<string> {
-  const { createDatabase } = await import("@/lib/db");
+  const { createDatabase } = await import("@/lib/server/db/database");
   const { decryptSecret } = await import("@/lib/server/crypto/secret-box");
   const { LTI_SECRET_PURPOSE } = await import("@/lib/server/tools/lti-secret-purpose");
   const db = createDatabase(engine === "postgres" ? { url: e.DATABASE_URL } : { dataDir: `${e.HUB_DATA_DIR}/pglite` });
@@ -73,7 +73,7 @@ for (let i = 0; i < 100 && !(await fetch(floorUrl).then((r) => r.ok, () => false
 console.log(`page: ${sample.length} bytes, ${inputs.length} fields; placement ${people.placementId}`);
 
 const rss = new RssSampler(hub.server.pid!);
-const rows: Array<{ path: string; hub: TLoadResult; peer: TLoadResult }> = [];
+const rows: TPairRow[] = [];
 try {
   for (let rep = 1; rep <= Number(values.reps); rep++) {
     console.log(`\nrepetition ${rep}/${values.reps} (load average ${loadAverage()}, hub RSS ${rss.sample()} MB)`);
@@ -83,13 +83,11 @@ try {
       const f = await runLoad({ label: "floor launch", url: floorUrl, connections, durationSeconds: seconds });
       repRows.push({ path: "launch page (hub) / oauth-1.0a floor", hub: h, peer: f });
     }
-    console.log(pairTable(repRows));
-    for (const r of repRows.flatMap((row) => [row.hub, row.peer])) if (r.unexpected) console.log(`  ${r.label} (${r.connections}): unexpected answers ${JSON.stringify(r.statuses)}`);
+    printRepetition(repRows);
     rows.push(...repRows);
   }
 } finally {
-  const memory = rss.stop();
-  console.log(`\nhub RSS: ${memory.first} MB at the start, ${memory.max} MB at most, ${memory.last} MB at the end; load average ${loadAverage()}`);
+  printRss(rss);
   await stopChild(floor);
   await hub.stop();
 }

@@ -1,6 +1,48 @@
 // What a benchmark needs from the hub's seeded database, read before the server opens it, and the
 // session cookie of a signed-in person with a chosen profile (sealed as the sign-in form seals it).
+import { createHash } from "node:crypto";
 import type { TDatabaseEngine } from "./hub";
+
+/** The demo application's credentials and the PKCE verifier the benches' codes are bound to. */
+export const DEMO_CLIENT = { id: "demo-app", secret: "demo-secret" };
+export const BENCH_VERIFIER = "bench-verifier-0123456789abcdefghijklmnopqrstuvwxyz0123";
+export const FORM_HEADERS = { "content-type": "application/x-www-form-urlencoded" };
+
+/**
+ * `n` authorization codes for the demo application, from the hub's own authorization endpoint for
+ * the signed-in person of `cookie` (8 requests at a time), bound to BENCH_VERIFIER.
+ */
+export async function mintHubCodes(base: string, cookie: string, n: number): Promise<string[]> {
+  const challenge = createHash("sha256").update(BENCH_VERIFIER).digest("base64url");
+  const codes: string[] = [];
+  const one = async (i: number) => {
+    const query = new URLSearchParams({
+      response_type: "code", client_id: DEMO_CLIENT.id, redirect_uri: `${base}/demo-app/callback`, scope: "openid user.info",
+      state: `s${i}`, nonce: `n${i}`, code_challenge: challenge, code_challenge_method: "S256",
+    });
+    const res = await fetch(`${base}/lti/v1/oauth2/authorize?${query}`, { headers: { cookie }, redirect: "manual" });
+    const code = new URL(res.headers.get("location") ?? "", base).searchParams.get("code");
+    if (!code) throw new Error(`authorize answered ${res.status} without a code (${res.headers.get("location")})`);
+    codes.push(code);
+  };
+  for (let i = 0; i < n; i += 8) await Promise.all(Array.from({ length: Math.min(8, n - i) }, (_, k) => one(i + k)));
+  return codes;
+}
+
+/** The token request's form body for one of those codes (client_secret_post unless `basic`). */
+export function hubTokenBody(base: string, code: string, auth: "post" | "basic" = "post"): string {
+  return new URLSearchParams({
+    grant_type: "authorization_code", code, redirect_uri: `${base}/demo-app/callback`, code_verifier: BENCH_VERIFIER,
+    ...(auth === "post" ? { client_id: DEMO_CLIENT.id, client_secret: DEMO_CLIENT.secret } : {}),
+  }).toString();
+}
+
+/** An access token (scope openid user.info) for the person of `cookie`. */
+export async function hubAccessToken(base: string, cookie: string): Promise<string> {
+  const [code] = await mintHubCodes(base, cookie, 1);
+  const res = await fetch(`${base}/lti/v1/oauth2/authorize`, { method: "POST", headers: FORM_HEADERS, body: hubTokenBody(base, code!) });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
 
 export interface TBenchPeople {
   /** The demo student: one profile, at the demo school. */
@@ -10,7 +52,7 @@ export interface TBenchPeople {
 }
 
 export async function readBenchPeople(env: Record<string, string>, engine: TDatabaseEngine): Promise<TBenchPeople> {
-  const { createDatabase } = await import("@/lib/db");
+  const { createDatabase } = await import("@/lib/server/db/database");
   const db = createDatabase(engine === "postgres" ? { url: env.DATABASE_URL } : { dataDir: `${env.HUB_DATA_DIR}/pglite` });
   try {
     const [student] = await db.sql.query<{ personId: string; profileId: string }>(

@@ -120,7 +120,7 @@ export function machineLine(): string {
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** One markdown row per pair: the hub beside its peer or floor, with the ratio of throughputs. */
-export function pairTable(rows: Array<{ path: string; hub: TLoadResult; peer: TLoadResult }>): string {
+export function pairTable(rows: TPairRow[]): string {
   const lines = [
     "| path | conns | hub req/s | p50 ms | p99 ms | peer req/s | p50 ms | p99 ms | ratio | errors hub / peer |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -132,4 +132,20 @@ export function pairTable(rows: Array<{ path: string; hub: TLoadResult; peer: TL
     );
   }
   return lines.join("\n");
+}
+
+export type TPairRow = { path: string; hub: TLoadResult; peer: TLoadResult };
+
+/** One repetition's table, then the runs that had unexpected answers, by status. */
+export function printRepetition(rows: TPairRow[]): void {
+  console.log(pairTable(rows));
+  for (const r of rows.flatMap((row) => [row.hub, row.peer])) {
+    if (r.unexpected) console.log(`  ${r.label} (${r.connections}): unexpected answers ${JSON.stringify(r.statuses)}`);
+  }
+}
+
+/** Stops the sampler and prints the server's RSS over the whole bench. */
+export function printRss(sampler: RssSampler): void {
+  const memory = sampler.stop();
+  console.log(`\nhub RSS: ${memory.first} MB at the start, ${memory.max} MB at most, ${memory.last} MB at the end; load average ${loadAverage()}`);
 }

@@ -68,11 +68,22 @@ class MapAdapter {
   }
 }
 
+// The same job as the hub's: the hub's access token is an RS256 JWT (RFC 9068), so the peer's is
+// too, through a resource server (PEER_OPAQUE_ACCESS_TOKENS=1: the provider's default opaque token).
+const RESOURCE = "urn:hub:api";
+const jwtAccessTokens = process.env.PEER_OPAQUE_ACCESS_TOKENS !== "1";
+const resourceIndicators = {
+  enabled: true,
+  defaultResource: () => RESOURCE,
+  useGrantedResource: () => true,
+  getResourceServerInfo: () => ({ scope: "openid", audience: RESOURCE, accessTokenFormat: "jwt", jwt: { sign: { alg: "RS256" } } }),
+};
+
 const provider = new Provider(issuer, {
   adapter: MapAdapter,
   clients,
   jwks: { keys: [jwk] },
-  features: { devInteractions: { enabled: false }, userinfo: { enabled: true } },
+  features: { devInteractions: { enabled: false }, userinfo: { enabled: true }, ...(jwtAccessTokens ? { resourceIndicators } : {}) },
   // The hub's tokens stand on their own rows, not on a browser session: the same here.
   expiresWithSession: () => false,
   claims: { openid: ["sub"] },
@@ -87,6 +98,7 @@ const challenge = createHash("sha256").update(BENCH_VERIFIER).digest("base64url"
 async function grantFor(clientId, accountId) {
   const grant = new provider.Grant({ accountId, clientId });
   grant.addOIDCScope("openid");
+  if (jwtAccessTokens) grant.addResourceScope(RESOURCE, "openid");
   return grant.save();
 }
 
@@ -97,7 +109,7 @@ async function mintCodes(n, clientId) {
     const grantId = await grantFor(clientId, accountId);
     const code = new provider.AuthorizationCode({
       accountId, clientId, grantId, scope: "openid", redirectUri: REDIRECT_URI,
-      codeChallenge: challenge, codeChallengeMethod: "S256", nonce: `n-${i}`,
+      codeChallenge: challenge, codeChallengeMethod: "S256", nonce: `n-${i}`, ...(jwtAccessTokens ? { resource: RESOURCE } : {}),
     });
     codes.push(await code.save());
   }

@@ -1,3 +1,4 @@
+import { DataTable } from "@/components/data-table";
 import type { TLaunchTestReport } from "@/lib/server/developer/launch-test/run-launch-test";
 
 const EXPECTED_LABEL = { accept: "Aceitar (2xx ou 3xx)", refuse: "Recusar (401)" } as const;
@@ -21,37 +22,30 @@ export function LaunchTestReport({ report }: { report: TLaunchTestReport }) {
           </p>
         )}
       </div>
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Resultado por caso</caption>
-          <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase text-slate-500">
-            <tr>
-              <th scope="col" className="px-4 py-3">Caso</th>
-              <th scope="col" className="px-4 py-3">Esperado</th>
-              <th scope="col" className="px-4 py-3">Resposta</th>
-              <th scope="col" className="px-4 py-3">Resultado</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {report.cases.map((c) => (
-              <tr key={c.id} data-case={c.id} data-passed={c.passed ? "true" : "false"}>
-                <th scope="row" className="px-4 py-3 align-top font-normal">
-                  <span className="font-medium">{c.label}</span>
-                  <span className="block text-xs text-slate-500">{c.description}</span>
-                </th>
-                <td className="px-4 py-3 align-top">{EXPECTED_LABEL[c.expected]}</td>
-                <td className="px-4 py-3 align-top font-mono">{c.status === null ? "sem resposta" : `HTTP ${c.status}`}</td>
-                <td className="px-4 py-3 align-top">
-                  <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${c.passed ? "bg-emerald-100 text-emerald-800" : "bg-red-100 text-red-800"}`}>
-                    {c.passed ? "Passou" : "Falhou"}
-                  </span>
-                  {c.note && <span className="mt-1 block text-xs text-slate-600">{c.note}</span>}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Resultado por caso"
+        headers={["Caso", "Esperado", "Resposta", "Resultado"]}
+        rowHeader
+        empty="Nenhum caso executado."
+        rows={report.cases.map((c) => ({
+          key: c.id,
+          data: { "data-case": c.id, "data-passed": c.passed ? "true" : "false" },
+          cells: [
+            <>
+              <span className="font-medium">{c.label}</span>
+              <span className="block text-xs text-slate-500">{c.description}</span>
+            </>,
+            EXPECTED_LABEL[c.expected],
+            <span key="status" className="font-mono">{c.status === null ? "sem resposta" : `HTTP ${c.status}`}</span>,
+            <>
+              <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${c.passed ? "bg-emerald-100 text-emerald-800" : "bg-red-100 text-red-800"}`}>
+                {c.passed ? "Passou" : "Falhou"}
+              </span>
+              {c.note && <span className="mt-1 block text-xs text-slate-600">{c.note}</span>}
+            </>,
+          ],
+        }))}
+      />
     </section>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 import { startTransition, useActionState, type FormEvent } from "react";
-import type { TFormState } from "@/lib/validations/developer";
+import type { TFormState } from "@/lib/validations/form";
 
 export type TFormAction<R> = (previous: TFormState<R>, formData: FormData) => Promise<TFormState<R>>;
 

@@ -1,4 +1,4 @@
-import { ATTRIBUTE_LABEL, CHANNEL_LABEL, formatDateTime, RULE_LABEL } from "@/components/gestao/labels";
+import { ATTRIBUTE_LABEL, CHANNEL_LABEL, formatDateTime, RULE_LABEL } from "@/components/management/labels";
 import { ROLE_LABEL } from "@/lib/labels";
 import type { TDataSubject } from "@/lib/server/privacy/get-my-data";
 import type { TPartnerSharing } from "@/lib/server/privacy/list-partners-for-profile";

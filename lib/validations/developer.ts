@@ -1,6 +1,7 @@
 // Input rules of the developer area (/desenvolvedor): tools, OAuth applications and API keys.
 // Shared by the services (the authority) and the client forms (early, friendlier messages).
 import { z } from "zod";
+import { ZFormFile, ZFormText } from "@/lib/validations/form";
 
 /** Logos are small images; the limit keeps the Asset row and every gallery page light. */
 export const LOGO_MAX_BYTES = 256 * 1024;
@@ -167,17 +168,48 @@ export const ZApplicationFieldsSchema = z.object({
 });
 export type TApplicationFields = z.output<typeof ZApplicationFieldsSchema>;
 export type TApplicationFieldsInput = z.input<typeof ZApplicationFieldsSchema>;
+/** The application form's fields as they arrive, unchecked: parseApplicationInput checks them all at once. */
+export type TApplicationFieldsForm = { readonly [K in keyof TApplicationFieldsInput]?: unknown };
 
 export const ZApiKeyNameSchema = z.string().trim().max(100, "O nome pode ter até 100 caracteres.").optional().default("");
 
 export const ZIdSchema = z.guid({ message: "Identificador inválido." });
 
-// ---------------------------------------------------------------- form state (server actions)
+// ---------------------------------------------------------------- forms (server actions)
+// FormData read as text, as the services take it: each service checks its own input
+// (parseApplicationInput, parseToolInput) and names the fields that are wrong.
 
-/** What a form's server action answers; `values` refill the form after an error. */
-export type TFormState<TResult = undefined> =
-  | { status: "idle" }
-  | { status: "error"; message: string; fieldErrors: Record<string, string>; values: Record<string, string> }
-  | { status: "success"; message: string; result: TResult };
+/** The ids and choices a developer form carries besides the entity's fields. */
+export const ZDeveloperFormSchema = z.object({
+  edtechId: ZFormText,
+  applicationId: ZFormText,
+  toolId: ZFormText,
+  apiKeyId: ZFormText,
+  name: ZFormText,
+  confirmName: ZFormText,
+  status: ZFormText.transform((s) => (s === "active" ? "active" : "withdrawn")),
+});
 
-export const IDLE_FORM_STATE = { status: "idle" } as const satisfies TFormState<never>;
+/** An application's own fields. */
+export const ZApplicationFormSchema = z.object({
+  name: ZFormText,
+  description: ZFormText,
+  homepageUrl: ZFormText,
+  redirectUris: ZFormText,
+  defaultResponseType: ZFormText,
+});
+
+/** A tool's fields, secret and logo file (null when none was chosen). */
+export const ZToolFormSchema = z
+  .object({
+    title: ZFormText,
+    shortDescription: ZFormText,
+    longDescription: ZFormText,
+    siteUrl: ZFormText,
+    launchUrl: ZFormText,
+    consumerKey: ZFormText,
+    sharedSecret: ZFormText,
+    generateNewSecret: ZFormText.transform((s) => s === "1"),
+    logo: ZFormFile,
+  })
+  .transform(({ sharedSecret, generateNewSecret, logo, ...fields }) => ({ fields, sharedSecret, generateNewSecret, logo }));

@@ -2,6 +2,8 @@
 // placements, the institution tree, CSV import rows and the dashboard filters. Form fields keep
 // the names of the school-data schemas so a validation message lands next to its field.
 import { z } from "zod";
+import { zfd } from "zod-form-data";
+import { ZFormText, ZFormTrimmed } from "@/lib/validations/form";
 import { ENTITY_NAMES, EVENT_KINDS, PERSONAL_ATTRIBUTES, PROFILE_ROLES, type TProfileRole } from "@/lib/validations/data-api";
 import {
   ZClassInputSchema,
@@ -155,11 +157,11 @@ export type TSharingRuleForm =
   | { remove: false; rules: z.output<typeof ZAttributeRulesSchema>; roles: z.output<typeof ZRoleRulesSchema> };
 
 /**
- * The card's fields (empty ones absent) → "inherit" or the rules to save. Throws a ZodError naming
+ * The card's fields (blank ones and non-text ones ignored) → "inherit" or the rules to save. Throws a ZodError naming
  * the fields on bad input, before anything is read or written.
  */
-export function parseSharingRuleForm(values: Record<string, string>): TSharingRuleForm {
-  const present = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ""));
+export function parseSharingRuleForm(values: Record<string, unknown>): TSharingRuleForm {
+  const present = Object.fromEntries(Object.entries(values).flatMap(([k, v]) => (typeof v === "string" && v.trim() !== "" ? [[k, v.trim()]] : [])));
   const form = ZSharingRuleFormSchema.parse(present) as Record<string, string>;
   if (form.mode === "herdar") return { remove: true };
   const rulesOf = (field: (a: (typeof PERSONAL_ATTRIBUTES)[number]) => string) =>
@@ -203,13 +205,14 @@ export const ZCustomParamsSchema = z
   });
 
 export const PLACEMENT_AUDIENCES = ["escola", "papeis", "turma"] as const;
+const ZPlacementAudienceSchema = z.enum(PLACEMENT_AUDIENCES, { message: "Escolha para quem a ferramenta aparece" });
 
 export const ZPlacementInputSchema = z
   .object({
     institutionId: ZIdSchema,
     toolId: z.uuid({ message: "Escolha uma ferramenta" }),
     title: z.string().trim().max(120, "Título longo demais").optional().transform((s) => s || null),
-    audience: z.enum(PLACEMENT_AUDIENCES, { message: "Escolha para quem a ferramenta aparece" }),
+    audience: ZPlacementAudienceSchema,
     roles: z.array(ZRoleSchema).default([]),
     classId: z.string().optional().transform((s) => s || undefined),
     customParams: ZCustomParamsSchema.default({}),
@@ -456,67 +459,79 @@ export type TImportRowOf<K extends TImportKind> = z.output<(typeof IMPORT_ROW_SC
 // ---------------------------------------------------------------- forms → commands
 
 /**
- * A school-data form → its command. Blank optional fields are "not informed" on create and
- * "cleared" on update; a blank password on update keeps the current one.
+ * Where each field of a school-data form goes in its command (the form's hidden `type` says which
+ * command): one path per field, the field named by the path's last segment. Blank fields stay ""
+ * unless marked: "?" = left out when blank (not informed, on create; a blank password on update
+ * keeps the current one), "?null" = null when blank (cleared, on update).
  */
-export function commandFromForm(form: FormData): TSchoolDataCommand {
-  const get = (name: string) => {
-    const v = form.get(name);
-    return typeof v === "string" ? v.trim() : "";
-  };
-  const orUndefined = (name: string) => get(name) || undefined;
-  const orNull = (name: string) => get(name) || null;
-  const type = get("type");
-  switch (type) {
-    case "createPeriod":
-      return { type, input: { institutionId: get("institutionId"), code: get("code"), name: get("name"), startsOn: get("startsOn"), endsOn: get("endsOn") } };
-    case "updatePeriod":
-      return { type, periodId: get("periodId"), changes: { name: get("name"), startsOn: get("startsOn"), endsOn: get("endsOn") } };
-    case "deletePeriod":
-      return { type, periodId: get("periodId") };
-    case "createSubject":
-      return { type, input: { institutionId: get("institutionId"), name: get("name"), code: orNull("code") } };
-    case "updateSubject":
-      return { type, subjectId: get("subjectId"), changes: { name: get("name"), code: orNull("code") } };
-    case "deleteSubject":
-      return { type, subjectId: get("subjectId") };
-    case "createClass":
-      return { type, input: { periodId: get("periodId"), name: get("name"), grade: orNull("grade"), shift: (orNull("shift") as "manha" | null) ?? null } };
-    case "updateClass":
-      return { type, classId: get("classId"), changes: { name: get("name"), grade: orNull("grade"), shift: (orNull("shift") as "manha" | null) ?? null } };
-    case "deleteClass":
-      return { type, classId: get("classId") };
-    case "createPerson":
-      return {
-        type,
-        institutionId: get("institutionId"),
-        role: get("role") as "aluno",
-        person: { name: get("name"), cpf: orUndefined("cpf"), email: orUndefined("email"), phone: orUndefined("phone"), birthDate: orUndefined("birthDate"), password: orUndefined("password") },
-      };
-    case "updatePerson":
-      return {
-        type,
-        personId: get("personId"),
-        changes: { name: get("name"), cpf: orNull("cpf"), email: orNull("email"), phone: orNull("phone"), birthDate: orNull("birthDate"), password: orUndefined("password") },
-      };
-    case "addProfile":
-      return { type, personId: get("personId"), institutionId: get("institutionId"), role: get("role") as "aluno" };
-    case "deleteProfile":
-      return { type, profileId: get("profileId") };
-    case "enrollStudent":
-      return { type, classId: get("classId"), studentId: get("studentId") };
-    case "unenrollStudent":
-      return { type, enrollmentId: get("enrollmentId") };
-    case "assignTeacher":
-      return { type, classId: get("classId"), subjectId: get("subjectId"), teacherId: get("teacherId") };
-    case "unassignTeacher":
-      return { type, assignmentId: get("assignmentId") };
-    case "linkGuardian":
-      return { type, guardianId: get("guardianId"), studentId: get("studentId"), kinship: orNull("kinship") };
-    case "unlinkGuardian":
-      return { type, guardianshipId: get("guardianshipId") };
-    default:
-      // An unknown type fails the command schema with a clear message.
-      return { type: type as "deleteClass", classId: "" };
+const SCHOOL_DATA_FORM_FIELDS = new Map<string, readonly string[]>(
+  Object.entries({
+    createPeriod: ["input.institutionId", "input.code", "input.name", "input.startsOn", "input.endsOn"],
+    updatePeriod: ["periodId", "changes.name", "changes.startsOn", "changes.endsOn"],
+    deletePeriod: ["periodId"],
+    createSubject: ["input.institutionId", "input.name", "input.code?null"],
+    updateSubject: ["subjectId", "changes.name", "changes.code?null"],
+    deleteSubject: ["subjectId"],
+    createClass: ["input.periodId", "input.name", "input.grade?null", "input.shift?null"],
+    updateClass: ["classId", "changes.name", "changes.grade?null", "changes.shift?null"],
+    deleteClass: ["classId"],
+    createPerson: ["institutionId", "role", "person.name", "person.cpf?", "person.email?", "person.phone?", "person.birthDate?", "person.password?"],
+    updatePerson: ["personId", "changes.name", "changes.cpf?null", "changes.email?null", "changes.phone?null", "changes.birthDate?null", "changes.password?"],
+    addProfile: ["personId", "institutionId", "role"],
+    deleteProfile: ["profileId"],
+    enrollStudent: ["classId", "studentId"],
+    unenrollStudent: ["enrollmentId"],
+    assignTeacher: ["classId", "subjectId", "teacherId"],
+    unassignTeacher: ["assignmentId"],
+    linkGuardian: ["guardianId", "studentId", "kinship?null"],
+    unlinkGuardian: ["guardianshipId"],
+  } satisfies Record<TSchoolDataCommand["type"], readonly string[]>),
+);
+
+/** The flat form → the command's shape, unchecked (an unknown type has no fields: the schema refuses it). */
+function schoolDataCommandOf(value: unknown): unknown {
+  const form = typeof value === "object" && value !== null ? Object.fromEntries(Object.entries(value)) : {};
+  const text = (name: string) => (typeof form[name] === "string" ? form[name].trim() : "");
+  const type = text("type");
+  const command: Record<string, unknown> = { type };
+  const groups: Record<string, Record<string, unknown>> = {};
+  for (const spec of SCHOOL_DATA_FORM_FIELDS.get(type) ?? []) {
+    const [path = "", blank] = spec.split("?");
+    const [group, name = group] = path.split(".");
+    const cell = text(name!);
+    if (cell === "" && blank === "") continue;
+    const target = name === group ? command : (groups[group!] ??= {});
+    target[name!] = cell === "" && blank === "null" ? null : cell;
   }
+  return { ...command, ...groups };
 }
+
+/** A school-data form (its FormData as parseForm reads it) → its checked command. */
+export const ZSchoolDataFormSchema = z.preprocess(schoolDataCommandOf, ZSchoolDataCommandSchema);
+
+/** The institution-tree forms of /gestao. */
+const ZInstitutionFieldsSchema = z.object({ parentId: ZFormText, name: ZFormText, kind: ZFormText });
+export const ZCreateInstitutionFormSchema = z.preprocess((form) => ({ type: "create", ...ZInstitutionFieldsSchema.parse(form) }), ZInstitutionCommandSchema);
+export const ZRenameInstitutionFormSchema = z.object({ name: ZFormText });
+export const ZMoveInstitutionFormSchema = z.object({ parentId: ZFormText });
+
+/** Where to go after a success, and which row a one-row form is about. */
+export const ZFormTargetSchema = z.object({
+  next: ZFormTrimmed,
+  intent: ZFormTrimmed,
+  placementId: ZFormTrimmed.transform((s) => s || undefined),
+  applicationId: ZFormTrimmed,
+  toolId: ZFormTrimmed,
+});
+
+export const ZEdtechLinkFormSchema = z.object({ edtechId: ZFormTrimmed, linked: ZFormTrimmed.transform((s) => s === "1") });
+
+/** The placement form: its choices checked here, the rest by savePlacement (ZPlacementInputSchema). */
+export const ZPlacementFormSchema = z.object({
+  toolId: ZFormTrimmed,
+  title: ZFormTrimmed,
+  audience: z.preprocess((v) => (typeof v === "string" ? v.trim() : v), ZPlacementAudienceSchema),
+  roles: zfd.repeatableOfType(ZRoleSchema),
+  classId: ZFormTrimmed,
+  customParams: ZFormText,
+});

@@ -1,7 +1,7 @@
 // The embedded demo: a network with two schools, their school data (through the school-data
 // services, so every row has its real Data API event), two edtechs with tools, the demo OAuth
 // application and the fixed identities listed in the README.
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { Tx } from "@/lib/server/school-data/record-change";
 import type { Profile, Role } from "@/lib/generated/prisma/client";
 import { hashSecret } from "@/lib/oauth/secret";

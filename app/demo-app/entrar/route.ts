@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { env } from "@/lib/env";
-import { DEMO_PENDING_COOKIE, DEMO_PENDING_MAX_AGE, startDemoSignIn } from "@/lib/server/oauth/demo-app-client";
+import { DEMO_PENDING_COOKIE, DEMO_PENDING_MAX_AGE, startDemoSignIn } from "@/lib/server/demo/demo-app-client";
 import { otherMethods } from "@/lib/server/http/other-methods";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { DEMO_SESSION_COOKIE } from "@/lib/server/oauth/demo-app-client";
+import { DEMO_SESSION_COOKIE } from "@/lib/server/demo/demo-app-client";
 import { otherMethods } from "@/lib/server/http/other-methods";
 
 export const dynamic = "force-dynamic";

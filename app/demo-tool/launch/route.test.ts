@@ -4,10 +4,10 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
 import { signLaunch } from "@/lib/lti/sign-launch";
 import { buildLaunch } from "@/lib/server/launch/build-launch";
-import { createSchool, createTestTool, placeTool, shareWithTool, type TSchool } from "@/lib/server/launch/testing";
+import { createSchool, createTestTool, placeTool, shareWithTool, type TSchool } from "@/test/fixtures/launch";
 import { setupTestDatabase } from "@/test/database";
 import { POST } from "./route";
-import { partnerIdOf, toolPartner } from "@/lib/server/privacy/pairwise-testing";
+import { partnerIdOf, toolPartner } from "@/test/fixtures/pairwise";
 
 process.env.HUB_BASE_URL = "http://hub.test";
 process.env.HUB_SECRET = "demo-tool-test-secret-demo-tool-test-secret";

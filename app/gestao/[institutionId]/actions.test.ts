@@ -3,8 +3,8 @@
 // every call and a school-1 manager replaying a form with school 2's ids gets "not found" —
 // never a 5xx, never a write.
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import type { TFormState } from "@/lib/server/management/run-form-action";
-import { createManagementFixture, type TManagementFixture } from "@/lib/server/management/testing";
+import type { TFormState } from "@/lib/validations/form";
+import { createManagementFixture, type TManagementFixture } from "@/test/fixtures/management";
 import { setupTestDatabase } from "@/test/database";
 
 const session = vi.hoisted(() => ({ user: null as null | { personId: string; name: string; profile: { id: string; role: "gestor" | "professor"; institution: { id: string; name: string; kind: "school" } } | null } }));
@@ -22,7 +22,7 @@ vi.mock("next/navigation", () => ({
 }));
 
 const { schoolDataAction, applicationAccessAction, placementAction, toolSharingAction } = await import("./actions");
-const { createTestTool } = await import("@/lib/server/launch/testing");
+const { createTestTool } = await import("@/test/fixtures/launch");
 
 const t = setupTestDatabase();
 let f: TManagementFixture;
@@ -51,9 +51,9 @@ describe("schoolDataAction", () => {
     const bad = await schoolDataAction(f.school1.id, idle, form({ type: "createPeriod", institutionId: f.school1.id, code: "20x7", name: "", startsOn: "2027-02-30", endsOn: "" }));
     expect(bad).toMatchObject({ status: "error", message: "Corrija os campos indicados.", values: { code: "20x7" } });
     if (bad.status !== "error") return;
-    expect(Object.keys(bad.fields).sort()).toEqual(["code", "endsOn", "name", "startsOn"]);
+    expect(Object.keys(bad.fieldErrors).sort()).toEqual(["code", "endsOn", "name", "startsOn"]);
     const ok = await schoolDataAction(f.school1.id, idle, form({ type: "createPeriod", institutionId: f.school1.id, code: "2027", name: "Ano 2027", startsOn: "2027-02-01", endsOn: "2027-12-10" }));
-    expect(ok).toMatchObject({ status: "ok", message: "Período criado." });
+    expect(ok).toMatchObject({ status: "success", message: "Período criado." });
     expect(await t.db.prisma.period.count({ where: { institutionId: f.school1.id, code: "2027" } })).toBe(1);
   });
 
@@ -75,7 +75,7 @@ describe("schoolDataAction", () => {
   });
 
   it("malformed input and unknown commands are form errors, not 5xx", async () => {
-    expect(await schoolDataAction(f.school1.id, idle, form({ type: "deleteClass", classId: "' or 1=1" }))).toMatchObject({ status: "error", fields: { classId: "Identificador inválido" } });
+    expect(await schoolDataAction(f.school1.id, idle, form({ type: "deleteClass", classId: "' or 1=1" }))).toMatchObject({ status: "error", fieldErrors: { classId: "Identificador inválido" } });
     expect(await schoolDataAction(f.school1.id, idle, form({ type: "dropDatabase" }))).toMatchObject({ status: "error" });
   });
 
@@ -94,7 +94,7 @@ describe("schoolDataAction", () => {
     await expect(schoolDataAction(f.school1.id, idle, form({ type: "deleteClass", classId: id, next: `/gestao/${f.school1.id}/turmas` }))).rejects.toThrow("NEXT_REDIRECT");
     expect(redirects).toEqual([`/gestao/${f.school1.id}/turmas`]);
     const other = await t.db.prisma.class.create({ data: { institutionId: f.school1.id, periodId: f.school1.periodId, name: "Outra para excluir" } });
-    expect(await schoolDataAction(f.school1.id, idle, form({ type: "deleteClass", classId: other.id, next: "https://evil.example/" }))).toMatchObject({ status: "ok" });
+    expect(await schoolDataAction(f.school1.id, idle, form({ type: "deleteClass", classId: other.id, next: "https://evil.example/" }))).toMatchObject({ status: "success" });
   });
 });
 
@@ -110,13 +110,13 @@ describe("access and placement actions", () => {
     const tool = await createTestTool();
     await t.db.prisma.edtechLink.create({ data: { institutionId: f.networkId, edtechId: tool.edtechId } });
     expect(await toolSharingAction(f.school2.id, idle, form({ toolId: tool.id, mode: "propria", ...rules }))).toMatchObject({ status: "error", message: "Instituição não encontrada." });
-    expect(await toolSharingAction(f.school1.id, idle, form({ toolId: tool.id, mode: "propria", ...rules, nome_usuario: "sim" }))).toMatchObject({ status: "error", fields: { nome_usuario: "Escolha uma opção" } });
+    expect(await toolSharingAction(f.school1.id, idle, form({ toolId: tool.id, mode: "propria", ...rules, nome_usuario: "sim" }))).toMatchObject({ status: "error", fieldErrors: { nome_usuario: "Escolha uma opção" } });
     expect(await t.db.prisma.toolSharing.count({ where: { toolId: tool.id } })).toBe(0);
-    expect(await toolSharingAction(f.school1.id, idle, form({ toolId: tool.id, mode: "propria", ...rules }))).toMatchObject({ status: "ok", message: expect.stringContaining("Regras de compartilhamento salvas") });
+    expect(await toolSharingAction(f.school1.id, idle, form({ toolId: tool.id, mode: "propria", ...rules }))).toMatchObject({ status: "success", message: expect.stringContaining("Regras de compartilhamento salvas") });
     expect(await t.db.prisma.toolSharing.findMany({ where: { toolId: tool.id }, select: { institutionId: true, allowedAttributes: true, anonymizedAttributes: true } })).toEqual([
       { institutionId: f.school1.id, allowedAttributes: ["email_usuario"], anonymizedAttributes: ["email_usuario"] },
     ]);
-    expect(await toolSharingAction(f.school1.id, idle, form({ toolId: tool.id, mode: "herdar" }))).toMatchObject({ status: "ok" });
+    expect(await toolSharingAction(f.school1.id, idle, form({ toolId: tool.id, mode: "herdar" }))).toMatchObject({ status: "success" });
     expect(await t.db.prisma.toolSharing.count({ where: { toolId: tool.id } })).toBe(0);
   });
 
@@ -127,19 +127,19 @@ describe("access and placement actions", () => {
     await t.db.prisma.edtechLink.create({ data: { institutionId: f.networkId, edtechId: tool.edtechId } });
     expect(await toolSharingAction(f.school1.id, idle, form({ toolId: tool.id, mode: "propria", ...rules, perfil_professor: "propria", ...teachers, professor_cpf: "sim" }))).toMatchObject({
       status: "error",
-      fields: { professor_cpf: "Escolha uma opção" },
+      fieldErrors: { professor_cpf: "Escolha uma opção" },
     });
     expect(await toolSharingAction(f.school1.id, idle, form({ toolId: tool.id, mode: "propria", ...rules, perfil_professor: "propria" }))).toMatchObject({
       status: "error",
-      fields: { professor_nome_usuario: "Escolha uma opção", professor_email_usuario: "Escolha uma opção" },
+      fieldErrors: { professor_nome_usuario: "Escolha uma opção", professor_email_usuario: "Escolha uma opção" },
     });
     expect(await toolSharingAction(f.school1.id, idle, form({ toolId: tool.id, mode: "propria", ...rules, perfil_diretor: "propria", perfil_aluno: "talvez" }))).toMatchObject({
       status: "error",
-      fields: { perfil_aluno: expect.any(String) },
+      fieldErrors: { perfil_aluno: expect.any(String) },
     });
     expect(await t.db.prisma.toolSharing.count({ where: { toolId: tool.id } })).toBe(0);
     expect(await t.db.prisma.auditLog.count({ where: { targetId: tool.id } })).toBe(0);
-    expect(await toolSharingAction(f.school1.id, idle, form({ toolId: tool.id, mode: "propria", ...rules, perfil_professor: "propria", ...teachers, perfil_aluno: "geral" }))).toMatchObject({ status: "ok" });
+    expect(await toolSharingAction(f.school1.id, idle, form({ toolId: tool.id, mode: "propria", ...rules, perfil_professor: "propria", ...teachers, perfil_aluno: "geral" }))).toMatchObject({ status: "success" });
     expect(await t.db.prisma.toolSharing.findMany({ where: { toolId: tool.id }, select: { allowedAttributes: true, roleOverrides: true } })).toEqual([
       { allowedAttributes: ["nome_usuario"], roleOverrides: { professor: { allowedAttributes: ["nome_usuario", "email_usuario"], anonymizedAttributes: [] } } },
     ]);
@@ -147,6 +147,6 @@ describe("access and placement actions", () => {
 
   it("a placement form with a bad audience names the field", async () => {
     const state = await placementAction(f.school1.id, idle, form({ toolId: "", audience: "papeis" }));
-    expect(state).toMatchObject({ status: "error", fields: { toolId: "Escolha uma ferramenta", roles: "Escolha ao menos um papel" } });
+    expect(state).toMatchObject({ status: "error", fieldErrors: { toolId: "Escolha uma ferramenta", roles: "Escolha ao menos um papel" } });
   });
 });

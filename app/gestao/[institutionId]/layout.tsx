@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { KIND_LABEL } from "@/components/gestao/labels";
-import { ManagerTabs } from "@/components/gestao/manager-tabs";
+import { KIND_LABEL } from "@/components/management/labels";
+import { ManagerTabs } from "@/components/management/manager-tabs";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
 
 export default async function InstitutionLayout({ children, params }: { children: ReactNode; params: Promise<{ institutionId: string }> }) {

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ActionForm } from "@/components/gestao/action-form";
-import { formatDateTime } from "@/components/gestao/labels";
-import { card, sectionTitle } from "@/components/gestao/styles";
+import { ActionForm } from "@/components/management/action-form";
+import { formatDateTime } from "@/components/management/labels";
+import { card, sectionTitle } from "@/components/management/styles";
 import { getInstitutionOverview } from "@/lib/server/management/get-institution-overview";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
-import { subtreeOf } from "@/lib/server/management/subtree-of";
+import { subtreeOf } from "@/lib/server/institution-tree/subtree-of";
 import { moveInstitutionAction, renameInstitutionAction } from "../actions";
 
 export const metadata: Metadata = { title: "Gestão da instituição" };
@@ -28,7 +28,7 @@ export default async function InstitutionOverviewPage({ params }: Props) {
     ["Ferramentas disponibilizadas", overview.placements, `${base}/ferramentas`],
   ];
   // A move may land under any institution in reach except itself and its own descendants.
-  const own = new Set(subtreeOf({ institutions: scope.institutions, rootId: institution.id }));
+  const own = new Set(subtreeOf({ institutions: scope.institutions, rootId: institution.id }).map((i) => i.id));
   const targets = scope.institutions.filter((i) => !own.has(i.id));
   return (
     <div className="space-y-8">

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { AppError } from "@/lib/errors";
 import { generateSecret, hashSecret } from "@/lib/oauth/secret";
 import type { TApiKeySummary } from "./verify-api-key";

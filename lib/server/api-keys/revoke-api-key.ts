@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { AppError } from "@/lib/errors";
 import type { TApiKeySummary } from "./verify-api-key";
 

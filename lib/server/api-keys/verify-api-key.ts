@@ -1,4 +1,4 @@
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import { AppError } from "@/lib/errors";
 import { hashSecret } from "@/lib/oauth/secret";
 

@@ -2,7 +2,7 @@
 // channel, naming the attributes but never their values. Written off the response path: the
 // insert is started, not awaited, so a read costs no extra round trip; a failed insert is
 // reported and never fails the read. docs/gestao.md ("Registro de acessos") says what is kept.
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import type { AccessChannel } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/server/log.mjs";
 
@@ -41,7 +41,7 @@ SELECT gen_random_uuid(), r.channel::"AccessChannel",
 /**
  * Entries are written in batches: one insert per BATCH_DELAY_MS (or per BATCH_MAX entries), not
  * one per request, which at a morning's rate of sign-ins and launches was a write per request
- * (docs/decisions/017).
+ * (docs/decisions/021).
  */
 const BATCH_MAX = 500;
 const BATCH_DELAY_MS = 5;

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { hubSecret } from "@/lib/server/crypto/hub-secret";
 import { hashPassword, verifyPassword } from "@/lib/server/crypto/password";
 import { clearThrottle, readThrottle, recordFailure, THROTTLE } from "./throttle";

@@ -1,5 +1,5 @@
 import type { JWT } from "next-auth/jwt";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 
 /** The session's claims with `profileId` chosen, or null when that profile is not the person's. */
 export async function chooseProfile({ token, profileId }: { token: JWT; profileId: string }): Promise<JWT | null> {

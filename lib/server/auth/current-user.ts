@@ -2,8 +2,8 @@ import { getServerSession, type Session } from "next-auth";
 import { redirect } from "next/navigation";
 import type { NextRequest } from "next/server";
 import { cache } from "react";
-import { authOptions } from "@/lib/auth";
-import { database } from "@/lib/db";
+import { authOptions } from "@/lib/server/auth/auth-options";
+import { database } from "@/lib/server/db/database";
 import type { InstitutionKind, Role } from "@/lib/generated/prisma/client";
 import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 import { readSession } from "./session-cookie";
@@ -18,7 +18,7 @@ export interface CurrentUser {
 const getSession = cache((): Promise<Session | null> => getServerSession(authOptions()));
 
 // The person and, when the session chose one of theirs, the profile with its institution: one
-// prepared statement on every signed-in request (docs/decisions/017).
+// prepared statement on every signed-in request (docs/decisions/021).
 const USER_SQL = `
 SELECT pe.id AS "personId", pe.name,
        CASE WHEN pr.id IS NULL THEN NULL

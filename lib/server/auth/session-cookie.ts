@@ -25,7 +25,7 @@ export function sessionCookie(): { name: string; options: { httpOnly: true; same
 const CLOCK_TOLERANCE_S = 15;
 
 // next-auth derives the cookie's A256GCM key from the secret with HKDF on every call; the key
-// depends only on the secret, so it is derived once per secret of the ring (docs/decisions/017).
+// depends only on the secret, so it is derived once per secret of the ring (docs/decisions/021).
 const derivedKeys = new Map<string, Uint8Array>();
 function sessionKey(secret: string): Uint8Array {
   let key = derivedKeys.get(secret);

@@ -1,4 +1,4 @@
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 
 // Sign-in throttling lives in the database so every app instance sees the same counters.
 export const THROTTLE = {

@@ -8,7 +8,7 @@
 //     secret was rotated before the root existed, that is the secret just replaced: the first
 //     of HUB_PREVIOUS_SECRETS (most recent first, docs/security.md).
 import { randomBytes } from "node:crypto";
-import { database, type Database } from "@/lib/db";
+import { database, type Database } from "@/lib/server/db/database";
 import { env } from "@/lib/env";
 import { hubSecret } from "./hub-secret";
 import { decryptSecret, encryptSecret } from "./secret-box";

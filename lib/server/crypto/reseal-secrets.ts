@@ -4,7 +4,7 @@
 // as `npm run reseal-secrets`. Idempotent and safe with several instances: each row is rewritten
 // only if it still holds the value that was read (a tool's secret changed meanwhile is left as
 // its new value, already sealed with the current secret).
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { LTI_SECRET_PURPOSE } from "@/lib/server/tools/lti-secret-purpose";
 import { SIGNING_KEY_PURPOSE } from "@/lib/server/oauth/signing-keys";
 import { IDENTITY_ROOT_PURPOSE } from "./identity-root";

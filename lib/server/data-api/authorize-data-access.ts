@@ -8,10 +8,12 @@
 //      at the institution or any ancestor           → 403
 // Links and access rows are inherited down the tree; a read of a network covers its whole subtree
 // (docs/data-api.md, "Escopo").
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
 import { AppError } from "@/lib/errors";
 import { verifyApiKey, type TVerifiedApiKey } from "@/lib/server/api-keys/verify-api-key";
+import { effectiveAccess } from "@/lib/server/institution-tree/effective-access";
+import { treeCte } from "@/lib/server/institution-tree/tree-sql";
 import { ZOrgIdSchema } from "@/lib/validations/data-api";
 import { logDataAccess, type TDataAccessLogEntry } from "./log-data-access";
 import { combineRuleSettings, ruleSettingsOf, type TRoleConfigurations, type TRuleSettings } from "./privacy";
@@ -49,29 +51,16 @@ interface TreeRow {
   grantedTxid: string | null;
 }
 
-// A cycle cannot be created through the services, but a bound keeps a bad row from looping.
-const MAX_DEPTH = 64;
-
 // One round trip: the ancestor chain (with link and access flags) and the descendants (with
 // their own access rows).
 const TREE_SQL = `
-WITH RECURSIVE up AS (
-  SELECT i.id, i.name, i.kind, i."parentId", 0 AS depth FROM "Institution" i WHERE i.id = $1::uuid
-  UNION ALL
-  SELECT p.id, p.name, p.kind, p."parentId", up.depth + 1 FROM "Institution" p JOIN up ON p.id = up."parentId"
-  WHERE up.depth < ${MAX_DEPTH}
-), down AS (
-  SELECT i.id, i.name, i.kind, i."parentId", 0 AS depth FROM "Institution" i WHERE i.id = $1::uuid
-  UNION ALL
-  SELECT c.id, c.name, c.kind, c."parentId", down.depth + 1 FROM "Institution" c JOIN down ON c."parentId" = down.id
-  WHERE down.depth < ${MAX_DEPTH}
-)
-SELECT 'up' AS rel, t.id, t.name, t.kind::text AS kind, t."parentId", t.depth,
+WITH RECURSIVE ${treeCte("up", "$1::uuid")}, ${treeCte("down", "$1::uuid")}
+SELECT 'up' AS rel, t.id, t.name, t.kind, t."parentId", t.depth,
        EXISTS (SELECT 1 FROM "EdtechLink" l WHERE l."institutionId" = t.id AND l."edtechId" = $2::uuid) AS linked,
        a."allowedAttributes", a."anonymizedAttributes", a."roleOverrides", a."grantedTxid"::text AS "grantedTxid"
   FROM up t LEFT JOIN "ApplicationAccess" a ON a."institutionId" = t.id AND a."applicationId" = $3::uuid
 UNION ALL
-SELECT 'down', t.id, t.name, t.kind::text, t."parentId", t.depth, false,
+SELECT 'down', t.id, t.name, t.kind, t."parentId", t.depth, false,
        a."allowedAttributes", a."anonymizedAttributes", a."roleOverrides", a."grantedTxid"::text
   FROM down t LEFT JOIN "ApplicationAccess" a ON a."institutionId" = t.id AND a."applicationId" = $3::uuid
  WHERE t.depth > 0
@@ -124,9 +113,9 @@ export async function resolveDataAccess(options: { orgId: string; edtechId: stri
   const self = up[0];
   if (!self || self.depth !== 0) return { status: "not_found" };
   const institution = node(self);
-  if (!up.some((r) => r.linked)) return { status: "no_contract", institution };
-  const inherited = up.map(ruleSettingsOf).find((s) => s !== null);
-  if (!inherited) return { status: "not_enabled", institution };
+  const access = effectiveAccess(up.map((r) => ({ linked: r.linked, rule: ruleSettingsOf(r) })), "application");
+  if (!access.enabled) return { status: access.reason, institution };
+  const inherited = access.ruleLevel!.rule!; // an enabled application has a rule row
   const descendants = rows.filter((r) => r.rel === "down");
   const own = descendants.map(ruleSettingsOf).filter((s): s is TRuleSettings => s !== null);
   // Per role, the most restrictive of the rule that applies here and every descendant's own one

@@ -1,4 +1,4 @@
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import type { TEntityName, TEventKind } from "@/lib/validations/data-api";
 import { eventConditions, eventKindSql, type TEventFilters } from "./query-events";
 import { countableFromMaintained, readMaintainedCounts, type TCountRow } from "./read-maintained-counts";

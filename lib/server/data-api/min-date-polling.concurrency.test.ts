@@ -9,11 +9,11 @@ import { createPerson } from "@/lib/server/school-data/create-person";
 import { createProfile } from "@/lib/server/school-data/create-profile";
 import { importProfiles } from "@/lib/server/school-data/import-profiles";
 import { updatePerson } from "@/lib/server/school-data/update-person";
-import { withGlobalIds } from "@/lib/server/privacy/pairwise-testing";
+import { withGlobalIds } from "@/test/fixtures/pairwise";
 import { setupTestDatabase } from "@/test/database";
 import { flushAccessLogs } from "@/lib/server/audit/log-access";
 import { readData, type TDataResponse } from "./read-data-page";
-import { createPartner, grantAccess, linkEdtech, type TPartner } from "./testing";
+import { createPartner, grantAccess, linkEdtech, type TPartner } from "@/test/fixtures/data-api";
 
 const t = setupTestDatabase();
 let schoolId = "";

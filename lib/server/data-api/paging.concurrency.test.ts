@@ -12,11 +12,11 @@ import { createProfile } from "@/lib/server/school-data/create-profile";
 import { enrollStudent } from "@/lib/server/school-data/enroll-student";
 import { unenrollStudent } from "@/lib/server/school-data/unenroll-student";
 import { updatePerson } from "@/lib/server/school-data/update-person";
-import { withGlobalIds } from "@/lib/server/privacy/pairwise-testing";
+import { withGlobalIds } from "@/test/fixtures/pairwise";
 import { setupTestDatabase } from "@/test/database";
 import { flushAccessLogs } from "@/lib/server/audit/log-access";
 import { readDataPage, type TDataResponse } from "./read-data-page";
-import { createPartner, grantAccess, linkEdtech, type TPartner } from "./testing";
+import { createPartner, grantAccess, linkEdtech, type TPartner } from "@/test/fixtures/data-api";
 
 const t = setupTestDatabase();
 let schoolId = "";

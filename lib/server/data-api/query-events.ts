@@ -1,7 +1,7 @@
 // The Data API's hot path: one SQL statement per page over ChangeEvent, in (txid, seq) order, cut
 // at the snapshot horizon so paging never skips an event whose transaction commits late
 // (docs/decisions/003-gap-free-paging.md).
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import { Role } from "@/lib/generated/prisma/enums";
 import type { TEntityName, TEventKind, TPersonalAttribute } from "@/lib/validations/data-api";
 import { ENTITY_NAMES, EVENT_KINDS, PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";

@@ -10,11 +10,11 @@ import { createSubject } from "@/lib/server/school-data/create-subject";
 import { enrollStudent } from "@/lib/server/school-data/enroll-student";
 import { importProfiles } from "@/lib/server/school-data/import-profiles";
 import { setupTestDatabase } from "@/test/database";
-import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
+import { applicationPartner, partnerIdOf } from "@/test/fixtures/pairwise";
 import { JsonStream } from "@/lib/server/http/json-text";
 import { readData, readDataPage, type TDataResponse } from "./read-data-page";
 import { summarizeEvents } from "./summarize-events";
-import { createPartner, grantAccess, linkEdtech, waitForVisibleEvents, type TPartner } from "./testing";
+import { createPartner, grantAccess, linkEdtech, waitForVisibleEvents, type TPartner } from "@/test/fixtures/data-api";
 
 setupTestDatabase();
 let schoolId = "";

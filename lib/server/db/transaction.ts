@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { AppError } from "@/lib/errors";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { isDatabaseUnavailable } from "./unavailable";

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ZodError, z } from "zod";
-import { createDatabase, type Database } from "@/lib/db";
+import { createDatabase, type Database } from "@/lib/server/db/database";
 import { AppError, RETRY_AFTER_SECONDS, toAppError, toResponse } from "@/lib/errors";
 import { closedPort, startTcpProxy, type TcpProxy } from "@/test/tcp-proxy";
 import { setupTestDatabase } from "@/test/database";

@@ -9,7 +9,7 @@ import { deleteApplication } from "./delete-application";
 import { getDeveloperApplication } from "./get-developer-application";
 import { revokeApplicationKey } from "./revoke-application-key";
 import { rotateApplicationSecret } from "./rotate-application-secret";
-import { createDeveloper, createOutsider, type TTestDeveloper } from "./testing";
+import { createDeveloper, createOutsider, type TTestDeveloper } from "@/test/fixtures/developer";
 import { updateApplication } from "./update-application";
 
 const t = setupTestDatabase();

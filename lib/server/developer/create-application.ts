@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { generateSecret, hashSecret } from "@/lib/oauth/secret";
 import { mapDbError } from "@/lib/server/db/map-db-error";
-import type { TApplicationFieldsInput } from "@/lib/validations/developer";
+import type { TApplicationFieldsForm } from "@/lib/validations/developer";
 import { assertEdtechMember } from "./assert-edtech-member";
 import { toDeveloperApplication, type TDeveloperApplication } from "./developer-application";
 import { MEMBER_APPLICATION_SELECT } from "./find-member-application";
@@ -12,7 +12,7 @@ import { recordAudit } from "@/lib/server/audit/record-audit";
 export interface CreateApplicationOptions {
   actorPersonId: string;
   edtechId: string;
-  fields: Partial<TApplicationFieldsInput>;
+  fields: TApplicationFieldsForm;
 }
 
 export interface TCreatedApplication {

@@ -1,3 +1,4 @@
+import { AppError } from "@/lib/errors";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
 
 /**
@@ -7,4 +8,11 @@ import { getCurrentUser } from "@/lib/server/auth/current-user";
  */
 export async function getActingPersonId(): Promise<string | null> {
   return (await getCurrentUser())?.personId ?? null;
+}
+
+/** The acting person of a developer-area server action; signed out is an AppError the form shows. */
+export async function requireActingPersonId(): Promise<string> {
+  const personId = await getActingPersonId();
+  if (!personId) throw new AppError("unauthorized", "Sua sessão expirou. Entre novamente para continuar.");
+  return personId;
 }

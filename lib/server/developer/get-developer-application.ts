@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { AppError } from "@/lib/errors";
 import type { TApiKeySummary } from "@/lib/server/api-keys/verify-api-key";
 import { toDeveloperApplication, type TDeveloperApplication } from "./developer-application";

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { TDeveloperEdtech } from "./list-developer-edtechs";
 
 export interface TOverviewTool {

@@ -1,8 +1,8 @@
 import { AppError } from "@/lib/errors";
-import { ZApplicationFieldsSchema, type TApplicationFields, type TApplicationFieldsInput } from "@/lib/validations/developer";
+import { ZApplicationFieldsSchema, type TApplicationFields, type TApplicationFieldsForm } from "@/lib/validations/developer";
 
 /** Every field of the application form checked at once; one 400 naming each bad field. */
-export function parseApplicationInput(fields: Partial<TApplicationFieldsInput>): TApplicationFields {
+export function parseApplicationInput(fields: TApplicationFieldsForm): TApplicationFields {
   const parsed = ZApplicationFieldsSchema.safeParse(fields);
   if (parsed.success) return parsed.data;
   const errors: Record<string, string> = {};

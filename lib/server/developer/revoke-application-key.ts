@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { AppError } from "@/lib/errors";
 import { revokeApiKey } from "@/lib/server/api-keys/revoke-api-key";
 import type { TApiKeySummary } from "@/lib/server/api-keys/verify-api-key";

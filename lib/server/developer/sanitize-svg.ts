@@ -15,7 +15,7 @@ export type TSvgSanitizeResult = { ok: true; svg: string } | { ok: false; messag
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const XLINK_NS = "http://www.w3.org/1999/xlink";
-const MAX_DEPTH = 64;
+const MAX_NESTING = 64;
 const MAX_ELEMENTS = 5000;
 
 const ALLOWED_ELEMENTS: ReadonlySet<string> = new Set([
@@ -195,7 +195,7 @@ class Parser {
   }
 
   private parseElement(depth: number): Element {
-    if (depth > MAX_DEPTH) refuse("O SVG tem elementos aninhados demais.");
+    if (depth > MAX_NESTING) refuse("O SVG tem elementos aninhados demais.");
     if (++this.elements > MAX_ELEMENTS) refuse("O SVG tem elementos demais para um logo.");
     const open = this.match(OPEN_TAG);
     if (!open?.[1]) refuse("O SVG está malformado (esperava um elemento).");

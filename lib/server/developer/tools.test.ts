@@ -7,7 +7,7 @@ import { getDeveloperOverview } from "./get-developer-overview";
 import { getDeveloperTool } from "./get-developer-tool";
 import { listAuditEntries } from "./list-audit-entries";
 import { setToolStatus } from "./set-tool-status";
-import { createDeveloper, createOutsider, pngBytes, SVG_LOGO, type TTestDeveloper } from "./testing";
+import { createDeveloper, createOutsider, pngBytes, SVG_LOGO, type TTestDeveloper } from "@/test/fixtures/developer";
 import { updateTool } from "./update-tool";
 
 const t = setupTestDatabase();

@@ -1,4 +1,4 @@
-import type { TApplicationFieldsInput } from "@/lib/validations/developer";
+import type { TApplicationFieldsForm } from "@/lib/validations/developer";
 import { toDeveloperApplication, type TDeveloperApplication } from "./developer-application";
 import { findMemberApplication, MEMBER_APPLICATION_SELECT } from "./find-member-application";
 import { transaction } from "@/lib/server/db/transaction";
@@ -8,7 +8,7 @@ import { recordAudit } from "@/lib/server/audit/record-audit";
 export interface UpdateApplicationOptions {
   actorPersonId: string;
   applicationId: string;
-  fields: Partial<TApplicationFieldsInput>;
+  fields: TApplicationFieldsForm;
 }
 
 /** Edits name, description, home page, redirect URIs and default response type. */

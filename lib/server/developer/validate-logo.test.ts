@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LOGO_MAX_BYTES } from "@/lib/validations/developer";
-import { jpegBytes, pngBytes, SVG_LOGO } from "./testing";
+import { jpegBytes, pngBytes, SVG_LOGO } from "@/test/fixtures/developer";
 import { validateLogo } from "./validate-logo";
 
 describe("validateLogo", () => {

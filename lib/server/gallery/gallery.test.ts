@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createSchool, createTestTool, placeTool, type TSchool } from "@/lib/server/launch/testing";
+import { createSchool, createTestTool, placeTool, type TSchool } from "@/test/fixtures/launch";
 import type { TActingProfile } from "@/lib/server/tools/acting-profile";
 import { setupTestDatabase } from "@/test/database";
 import { getGalleryTool } from "./get-gallery-tool";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { TActingProfile } from "@/lib/server/tools/acting-profile";
 import { findUsablePlacementIds } from "@/lib/server/tools/find-usable-placement-ids";
 import { logoUrl, type TGalleryPlacement } from "./gallery-item";

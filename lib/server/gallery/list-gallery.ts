@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { TActingProfile } from "@/lib/server/tools/acting-profile";
 import { findUsablePlacementIds } from "@/lib/server/tools/find-usable-placement-ids";
 import { GALLERY_PLACEMENT_SELECT, toGalleryItem, type TGalleryItem } from "./gallery-item";

@@ -1,4 +1,4 @@
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 
 export interface Health {
   status: "ok" | "degraded";

@@ -1,13 +1,12 @@
 // The routes a school's morning hits hardest — the token exchange, user info and the launch page —
 // answered by server.mjs without Next's router, which costs about 1 ms of CPU per request on its
-// own (docs/decisions/017-hot-routes-beside-next.md). They are the same route handlers: the route
+// own (docs/decisions/021-hot-routes-beside-next.md). They are the same route handlers: the route
 // files stay the one place that turns HTTP into a call and back; this module only matches the
 // method and path and bridges node:http to the handler's Request/Response.
 //
 // instrumentation.ts (compiled by Next, run by app.prepare()) registers the handlers here; the
 // registry lives on globalThis because server.mjs, a plain module outside Next's build, reads it.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
 import { NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { log } from "@/lib/server/log.mjs";
@@ -38,15 +37,49 @@ function requestHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
+/**
+ * The request's body as a web stream, and `release()` for when the answer is sent. A handler may
+ * stop reading (a body over its limit, or one it refuses by its Content-Length without reading):
+ * the rest of the body is then read and discarded, never left unread and never by destroying the
+ * request (Readable.toWeb's cancel does), either of which would cost the client its connection
+ * and fail the next request it sends on it.
+ */
+function bodyStream(req: IncomingMessage): { stream: ReadableStream<Uint8Array>; release(): void } {
+  let onData: ((chunk: Buffer) => void) | undefined;
+  let cancelled = false;
+  const release = () => {
+    cancelled = true;
+    if (onData) req.off("data", onData);
+    req.resume();
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      onData = (chunk) => {
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      };
+      req.on("data", onData);
+      req.once("end", () => cancelled || controller.close());
+      req.once("error", (error) => cancelled || controller.error(error));
+    },
+    pull() {
+      req.resume();
+    },
+    cancel: release,
+  });
+  return { stream, release };
+}
+
 /** Runs `handler` for `req` and writes its Response to `res` (status, headers, cookies, body). */
 async function serveWith(handler: TWebHandler, params: Record<string, string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = req.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
+  const body = hasBody ? bodyStream(req) : null;
   // Handlers build absolute URLs from HUB_BASE_URL, never from Host; the request's URL gets the same origin.
   const request = new NextRequest(new URL(req.url ?? "/", env().HUB_BASE_URL), {
     method,
     headers: requestHeaders(req),
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
+    ...(body ? { body: body.stream, duplex: "half" } : {}),
   });
   let response: Response;
   try {
@@ -57,6 +90,7 @@ async function serveWith(handler: TWebHandler, params: Record<string, string>, r
     res.statusCode = 500;
     res.setHeader("Cache-Control", "no-store");
     res.end();
+    body?.release();
     return;
   }
   res.statusCode = response.status;
@@ -64,6 +98,7 @@ async function serveWith(handler: TWebHandler, params: Record<string, string>, r
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) res.setHeader("set-cookie", cookies);
   res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+  body?.release();
 }
 
 /** Registers the hot routes (instrumentation.ts). */

@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { verifyLaunch } from "@/lib/lti/verify-launch";
 import { pseudonymize } from "@/lib/server/data-api/pseudonym";
 import { setupTestDatabase } from "@/test/database";
 import { buildLaunch, LAUNCH_REFUSED, type TBuiltLaunch } from "./build-launch";
-import { createSchool, createTestTool, placeTool, shareWithTool, type TSchool } from "./testing";
-import { partnerIdOf, toolPartner } from "@/lib/server/privacy/pairwise-testing";
+import { createSchool, createTestTool, placeTool, shareWithTool, type TSchool } from "@/test/fixtures/launch";
+import { partnerIdOf, toolPartner } from "@/test/fixtures/pairwise";
 
 process.env.HUB_BASE_URL = "https://hub.example.org";
 process.env.HUB_SECRET = "launch-test-secret-launch-test-secret";

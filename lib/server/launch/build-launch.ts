@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { buildLaunchParams, type LaunchContextInput } from "@/lib/lti/launch-params";
@@ -48,7 +48,7 @@ interface TPlacementRow {
   ruleRows: TRuleRow[];
 }
 
-// One prepared statement (docs/decisions/017): the placement if the profile may use it (the
+// One prepared statement (docs/decisions/021): the placement if the profile may use it (the
 // gallery's own condition), its tool and class, the profile's person, and the tool's sharing
 // rule rows at the placement's institution (the rule engine's own sub-select).
 const PLACEMENT_SQL = `

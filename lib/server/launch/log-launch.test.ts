@@ -2,7 +2,7 @@
 // of the lis_person_* fields the signed form carried, never their values; the manager's log lists
 // it under the tool.
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { flushAccessLogs } from "@/lib/server/audit/log-access";
 import { listDataAccessLogs } from "@/lib/server/management/list-data-access-logs";
@@ -11,7 +11,7 @@ import { createPerson } from "@/lib/server/school-data/create-person";
 import { createProfile } from "@/lib/server/school-data/create-profile";
 import { setupTestDatabase } from "@/test/database";
 import { buildLaunch } from "./build-launch";
-import { createSchool, createTestTool, placeTool, shareWithTool, type TSchool } from "./testing";
+import { createSchool, createTestTool, placeTool, shareWithTool, type TSchool } from "@/test/fixtures/launch";
 
 process.env.HUB_BASE_URL = "https://hub.example.org";
 process.env.HUB_SECRET = "launch-log-secret-launch-log-secret-0123";

@@ -1,4 +1,4 @@
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 
 /** Deletes nonces first seen more than `olderThanSeconds` ago; returns how many went. */
 export async function pruneNonces({ olderThanSeconds }: { olderThanSeconds: number }): Promise<number> {

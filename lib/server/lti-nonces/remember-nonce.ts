@@ -1,4 +1,4 @@
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import { DEFAULT_WINDOW_SECONDS } from "@/lib/lti/verify-launch";
 import { pruneNonces } from "./prune-nonces";
 

@@ -6,15 +6,15 @@ import { resetEnvCache } from "@/lib/env";
 import { flushAccessLogs } from "@/lib/server/audit/log-access";
 import { readDataPage } from "@/lib/server/data-api/read-data-page";
 import { summarizeEvents } from "@/lib/server/data-api/summarize-events";
-import { createPartner, linkEdtech, waitForVisibleEvents, type TPartner } from "@/lib/server/data-api/testing";
+import { createPartner, linkEdtech, waitForVisibleEvents, type TPartner } from "@/test/fixtures/data-api";
 import { deleteApplication } from "@/lib/server/developer/delete-application";
-import { createDeveloper, type TTestDeveloper } from "@/lib/server/developer/testing";
+import { createDeveloper, type TTestDeveloper } from "@/test/fixtures/developer";
 import { setupTestDatabase } from "@/test/database";
 import { listDataAccessLogs } from "./list-data-access-logs";
 import { listSharingRuleChanges } from "./list-sharing-rule-changes";
 import { setApplicationAccess } from "./set-application-access";
 import { setEdtechLink } from "./set-edtech-link";
-import { createManagementFixture, type TManagementFixture } from "./testing";
+import { createManagementFixture, type TManagementFixture } from "@/test/fixtures/management";
 
 const t = setupTestDatabase();
 let f: TManagementFixture;

@@ -1,4 +1,3 @@
-import { db } from "@/lib/db";
 import { recordAudit } from "@/lib/server/audit/record-audit";
 import { AppError } from "@/lib/errors";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
@@ -7,6 +6,7 @@ import { updateInstitution } from "@/lib/server/institutions/update-institution"
 import { ZInstitutionCommandSchema, type TInstitutionCommand } from "@/lib/validations/management";
 import { requireInReach } from "./require-in-reach";
 import type { TManagerScope } from "./resolve-manager-scope";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * Creates, renames or moves institutions inside the manager's subtree. The manager's own
@@ -16,7 +16,7 @@ import type { TManagerScope } from "./resolve-manager-scope";
 export async function editInstitutionTree(options: { scope: TManagerScope; command: TInstitutionCommand }): Promise<{ id: string }> {
   const command = ZInstitutionCommandSchema.parse(options.command);
   const { scope } = options;
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     let id: string;
     let details: Record<string, string>;
     switch (command.type) {

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { AppError } from "@/lib/errors";
 import type { Role } from "@/lib/generated/prisma/client";
 import { ZIdSchema } from "@/lib/validations/management";

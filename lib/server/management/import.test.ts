@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { setupTestDatabase } from "@/test/database";
 import { runImport } from "./run-import";
-import { createManagementFixture, type TManagementFixture } from "./testing";
+import { createManagementFixture, type TManagementFixture } from "@/test/fixtures/management";
 import type { TImportProgress } from "./validate-import";
 
 const t = setupTestDatabase();

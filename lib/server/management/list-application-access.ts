@@ -1,9 +1,12 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
+import { effectiveAccess } from "@/lib/server/institution-tree/effective-access";
 import { requireInReach } from "./require-in-reach";
 import type { TManagerScope } from "./resolve-manager-scope";
 import { linkedEdtechsUp, ruleStateAt, type TRuleState } from "./sharing-rules";
 
 export interface TApplicationAccessRow extends TRuleState {
+  /** Whether the application reads this institution's data (the one access rule, effectiveAccess). */
+  enabled: boolean;
   applicationId: string;
   applicationName: string;
   description: string;
@@ -17,13 +20,19 @@ export interface TApplicationAccessRow extends TRuleState {
  */
 export async function listApplicationAccess(options: { scope: TManagerScope; institutionId: string }): Promise<TApplicationAccessRow[]> {
   const institution = requireInReach(options);
-  const { chain, edtechIds } = await linkedEdtechsUp(institution.id);
+  const { chain, links, edtechIds } = await linkedEdtechsUp(institution.id);
   const applications = await db().oAuthApplication.findMany({
     where: { edtechId: { in: edtechIds } },
     include: { edtech: { select: { name: true } }, access: { where: { institutionId: { in: chain.map((c) => c.id) } } } },
     orderBy: [{ edtech: { name: "asc" } }, { name: "asc" }],
   });
+  const levelsOf = (app: (typeof applications)[number]) =>
+    chain.map((c) => ({
+      linked: links.some((l) => l.institutionId === c.id && l.edtechId === app.edtechId),
+      rule: app.access.find((a) => a.institutionId === c.id) ?? null,
+    }));
   return applications.map((app) => ({
+    enabled: effectiveAccess(levelsOf(app), "application").enabled,
     applicationId: app.id,
     applicationName: app.name,
     description: app.description,

@@ -1,9 +1,9 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { PAGE_SIZE, type TAccessChannel, type TPartnerFilter } from "@/lib/validations/management";
 import { dayRange } from "./day-range";
 import { requireInReach } from "./require-in-reach";
-import { subtreeOf } from "./subtree-of";
+import { subtreeOf } from "@/lib/server/institution-tree/subtree-of";
 import type { TManagerScope } from "./resolve-manager-scope";
 import { toPage, type TPage } from "./to-page";
 
@@ -75,7 +75,7 @@ export async function listDataAccessLogs(options: {
 }): Promise<TPage<TDataAccessRow> & { partners: TDataAccessPartner[] }> {
   const institution = requireInReach(options);
   const pageSize = options.pageSize ?? PAGE_SIZE;
-  const subtree = subtreeOf({ institutions: options.scope.institutions, rootId: institution.id });
+  const subtree = subtreeOf({ institutions: options.scope.institutions, rootId: institution.id }).map((i) => i.id);
   const names = new Map(options.scope.institutions.map((i) => [i.id, i.name]));
   const range = dayRange({ from: options.from, to: options.to });
   const partner = options.partner ?? (options.applicationId ? { kind: "application" as const, id: options.applicationId } : undefined);

@@ -1,5 +1,5 @@
-import { db } from "@/lib/db";
-import { listAncestors } from "./list-ancestors";
+import { db } from "@/lib/server/db/database";
+import { listAncestors } from "@/lib/server/institution-tree/list-ancestors";
 import { requireInReach } from "./require-in-reach";
 import type { TManagerScope } from "./resolve-manager-scope";
 

@@ -1,6 +1,6 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { Role } from "@/lib/generated/prisma/client";
-import { listAncestors } from "./list-ancestors";
+import { listAncestors } from "@/lib/server/institution-tree/list-ancestors";
 import { requireInReach } from "./require-in-reach";
 import type { TManagerScope } from "./resolve-manager-scope";
 

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { PROFILE_ROLES, type TProfileRole } from "@/lib/validations/data-api";
 import { PAGE_SIZE } from "@/lib/validations/management";
 import { requireInReach } from "./require-in-reach";
-import { subtreeOf } from "./subtree-of";
+import { subtreeOf } from "@/lib/server/institution-tree/subtree-of";
 import type { TManagerScope } from "./resolve-manager-scope";
 import { toPage, type TPage } from "./to-page";
 
@@ -75,7 +75,7 @@ export async function listSharingRuleChanges(options: {
 }): Promise<TPage<TRuleChangeRow> & { partners: TRuleChangeRow["partner"][] }> {
   const institution = requireInReach(options);
   const pageSize = options.pageSize ?? PAGE_SIZE;
-  const subtree = subtreeOf({ institutions: options.scope.institutions, rootId: institution.id });
+  const subtree = subtreeOf({ institutions: options.scope.institutions, rootId: institution.id }).map((i) => i.id);
   const institutionNames = new Map(options.scope.institutions.map((i) => [i.id, i.name]));
   const base: Prisma.AuditLogWhereInput = { institutionId: { in: subtree }, action: { in: ACTIONS } };
   const where: Prisma.AuditLogWhereInput = { ...base, ...(options.partnerId ? { targetId: options.partnerId } : {}) };

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { PAGE_SIZE } from "@/lib/validations/management";
 import { requireInReach } from "./require-in-reach";

@@ -1,7 +1,7 @@
 // "What this application sees": real records of the institution (one per role), passed through
 // the Data API's own read path (queryEvents), privacy filter (recordFilterByRole, with the
 // application's pseudonyms) and date format (formatInZone), next to the `configuracao` the Data API would send.
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { env } from "@/lib/env";
 import { resolveDataAccess } from "@/lib/server/data-api/authorize-data-access";
 import { recordFilterByRole, toConfiguracao } from "@/lib/server/data-api/privacy";

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { TProfileRole } from "@/lib/validations/data-api";
 
 /**

@@ -2,14 +2,14 @@
 // asynchronously: opened first in a fresh process, before any launch or Data API read, it still
 // shows the pseudonym a launch would carry, never an error.
 import { beforeAll, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { forgetLoadedIdentityRoots } from "@/lib/server/crypto/identity-root";
-import { createTestTool } from "@/lib/server/launch/testing";
+import { createTestTool } from "@/test/fixtures/launch";
 import { setupTestDatabase } from "@/test/database";
 import { previewToolLaunch } from "./preview-tool-launch";
 import { setToolSharing } from "./set-tool-sharing";
-import { createManagementFixture, type TManagementFixture } from "./testing";
+import { createManagementFixture, type TManagementFixture } from "@/test/fixtures/management";
 
 setupTestDatabase();
 let f: TManagementFixture;

@@ -2,7 +2,7 @@
 // per role), computed by the launch's own code (resolveSharingRule at the person's institution
 // for her role, then personalLaunchFields and buildLaunchParams), next to the values stored in
 // the hub.
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { buildLaunchParams } from "@/lib/lti/launch-params";
 import { personalLaunchFields } from "@/lib/server/launch/personal-launch-fields";
 import { resolveSharingRule } from "@/lib/server/privacy/resolve-sharing-rule";
@@ -11,7 +11,7 @@ import { ZIdSchema } from "@/lib/validations/management";
 import { findSampleProfileId } from "./preview-sample-profile";
 import { requireInReach } from "./require-in-reach";
 import type { TManagerScope } from "./resolve-manager-scope";
-import { subtreeOf } from "./subtree-of";
+import { subtreeOf } from "@/lib/server/institution-tree/subtree-of";
 
 export interface TLaunchSample {
   person: { profileId: string; role: TProfileRole; name: string; email: string | null; institutionName: string };
@@ -35,7 +35,7 @@ export async function previewToolLaunch(options: { scope: TManagerScope; institu
   const toolId = ZIdSchema.parse(options.toolId);
   const tool = await db().tool.findUnique({ where: { id: toolId }, select: { id: true, edtechId: true } });
   if (!tool) return { status: "no_contract" };
-  const subtree = subtreeOf({ institutions: options.scope.institutions, rootId: institution.id });
+  const subtree = subtreeOf({ institutions: options.scope.institutions, rootId: institution.id }).map((i) => i.id);
   const contract = await resolveSharingRule({ institutionId: institution.id, partner: { kind: "tool", ...tool }, role: null });
   if (!contract.enabled) return { status: "no_contract" };
 

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createPerson } from "@/lib/server/school-data/create-person";
 import { createProfile } from "@/lib/server/school-data/create-profile";
 import { setupTestDatabase } from "@/test/database";
-import { createPartner, linkEdtech } from "@/lib/server/data-api/testing";
+import { createPartner, linkEdtech } from "@/test/fixtures/data-api";
 import { deletePlacement } from "./delete-placement";
 import { editInstitutionTree } from "./edit-institution-tree";
 import { getClassDetail } from "./get-class-detail";
@@ -21,7 +21,7 @@ import { runImport } from "./run-import";
 import { savePlacement } from "./save-placement";
 import { setApplicationAccess } from "./set-application-access";
 import { setEdtechLink } from "./set-edtech-link";
-import { createManagementFixture, type TManagementFixture } from "./testing";
+import { createManagementFixture, type TManagementFixture } from "@/test/fixtures/management";
 import type { TSchoolDataCommand } from "@/lib/validations/management";
 
 const t = setupTestDatabase();

@@ -1,5 +1,6 @@
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import { AppError } from "@/lib/errors";
+import { treeCte } from "@/lib/server/institution-tree/tree-sql";
 
 export interface TManagedInstitution {
   id: string;
@@ -19,18 +20,8 @@ export interface TManagerScope {
   institutions: TManagedInstitution[];
 }
 
-// A cycle cannot be created through the services, but a bound keeps a bad row from looping.
-const MAX_DEPTH = 64;
-
 const SUBTREE_SQL = `
-WITH RECURSIVE down AS (
-  SELECT i.id, i.name, i.kind::text AS kind, i."parentId", 0 AS depth, ARRAY[lower(i.name), i.id::text] AS path
-    FROM "Institution" i WHERE i.id = $1::uuid
-  UNION ALL
-  SELECT c.id, c.name, c.kind::text, c."parentId", d.depth + 1, d.path || ARRAY[lower(c.name), c.id::text]
-    FROM "Institution" c JOIN down d ON c."parentId" = d.id
-   WHERE d.depth < ${MAX_DEPTH}
-)
+WITH RECURSIVE ${treeCte("down", "$1::uuid")}
 SELECT id, name, kind, "parentId", depth FROM down ORDER BY path`;
 
 /**

@@ -10,7 +10,8 @@ import { linkGuardian } from "@/lib/server/school-data/link-guardian";
 import type { Tx } from "@/lib/server/school-data/record-change";
 import type { TImportKind } from "@/lib/validations/management";
 import type { TManagerScope } from "./resolve-manager-scope";
-import { validateImport, type TImportPlan, type TImportProgress, type TRowError } from "./validate-import";
+import type { TImportPlan } from "./import/context";
+import { validateImport, type TImportProgress, type TRowError } from "./validate-import";
 
 export type TImportResult =
   | { ok: true; total: number; imported: number }

@@ -1,4 +1,3 @@
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { assignTeacher } from "@/lib/server/school-data/assign-teacher";
 import { createClass } from "@/lib/server/school-data/create-class";
@@ -23,13 +22,35 @@ import { updatePerson } from "@/lib/server/school-data/update-person";
 import { updateSubject } from "@/lib/server/school-data/update-subject";
 import { ZSchoolDataCommandSchema, type TSchoolDataCommand } from "@/lib/validations/management";
 import type { TManagerScope } from "./resolve-manager-scope";
+import { transaction } from "@/lib/server/db/transaction";
+
+/** What a manager is told after each command. */
+export const COMMAND_DONE: Record<TSchoolDataCommand["type"], string> = {
+  createPeriod: "Período criado.",
+  updatePeriod: "Período atualizado.",
+  deletePeriod: "Período excluído.",
+  createSubject: "Disciplina criada.",
+  updateSubject: "Disciplina atualizada.",
+  deleteSubject: "Disciplina excluída.",
+  createClass: "Turma criada.",
+  updateClass: "Turma atualizada.",
+  deleteClass: "Turma excluída.",
+  createPerson: "Pessoa cadastrada.",
+  updatePerson: "Dados atualizados.",
+  addProfile: "Perfil adicionado.",
+  deleteProfile: "Perfil removido.",
+  enrollStudent: "Aluno matriculado.",
+  unenrollStudent: "Matrícula removida.",
+  assignTeacher: "Professor atribuído.",
+  unassignTeacher: "Atribuição removida.",
+  linkGuardian: "Responsável vinculado.",
+  unlinkGuardian: "Vínculo removido.",
+};
 
 export interface TCommandResult {
   /** The row created, when the command creates one. */
   id?: string;
 }
-
-const LIMITS = { timeout: 60_000, maxWait: 20_000 } as const;
 
 /**
  * The one way the manager area writes school data: checks that everything the command touches
@@ -44,7 +65,7 @@ export async function runSchoolDataCommand({ scope, command: input }: { scope: T
     if (!institutionId || !reach.has(institutionId)) throw new AppError("not_found", notFound);
   };
 
-  return db().$transaction(async (tx: Tx): Promise<TCommandResult> => {
+  return transaction(async (tx: Tx): Promise<TCommandResult> => {
     const options = { tx };
     const periodOf = async (periodId: string) => (await tx.period.findUnique({ where: { id: periodId }, select: { institutionId: true } }))?.institutionId;
     const subjectOf = async (subjectId: string) => (await tx.subject.findUnique({ where: { id: subjectId }, select: { institutionId: true } }))?.institutionId;
@@ -151,5 +172,5 @@ export async function runSchoolDataCommand({ scope, command: input }: { scope: T
         return {};
       }
     }
-  }, LIMITS);
+  });
 }

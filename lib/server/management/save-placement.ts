@@ -1,11 +1,12 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { recordAudit } from "@/lib/server/audit/record-audit";
 import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ZIdSchema, ZPlacementInputSchema, type TPlacementInput } from "@/lib/validations/management";
-import { listAncestors } from "./list-ancestors";
+import { listAncestors } from "@/lib/server/institution-tree/list-ancestors";
 import { requireInReach } from "./require-in-reach";
 import type { TManagerScope } from "./resolve-manager-scope";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * Creates a placement, or updates one (`placementId`), of a gallery tool at an institution: for
@@ -35,7 +36,7 @@ export async function savePlacement(options: { scope: TManagerScope; input: TPla
     title: input.title,
     customParams: input.customParams as Prisma.InputJsonValue,
   };
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     let id: string;
     if (options.placementId) {
       const placementId = ZIdSchema.parse(options.placementId);

@@ -1,10 +1,10 @@
-import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { recordAudit } from "@/lib/server/audit/record-audit";
 import type { Tx } from "@/lib/server/db/transaction";
 import type { TManagerScope } from "./resolve-manager-scope";
 import { parseRoleOverrides } from "@/lib/server/data-api/privacy";
 import { fromRoleRules, fromRules, type TAttributeRules, type TRoleRules } from "./sharing-rules";
+import { transaction } from "@/lib/server/db/transaction";
 
 interface TStoredRule {
   allowedAttributes: string[];
@@ -47,7 +47,7 @@ export async function saveSharingRule(options: {
 }): Promise<void> {
   const { rules, store, audit } = options;
   const after = rules && { ...fromRules(rules), roleOverrides: fromRoleRules(rules, options.roles ?? {}) as Prisma.InputJsonObject };
-  await db().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     const before = await store.find(tx);
     if (after) await store.upsert(tx, after);
     else if (before) await store.remove(tx);

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { AppError } from "@/lib/errors";
 import { hasContract, resolveSharingRule } from "@/lib/server/privacy/resolve-sharing-rule";
 import { ZAccessSettingsSchema, ZIdSchema, type TAccessSettingsInput } from "@/lib/validations/management";

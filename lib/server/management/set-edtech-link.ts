@@ -1,10 +1,10 @@
-import { db } from "@/lib/db";
 import { recordAudit } from "@/lib/server/audit/record-audit";
 import { AppError } from "@/lib/errors";
 import { mapDbError } from "@/lib/server/db/map-db-error";
 import { ZEdtechLinkSchema } from "@/lib/validations/management";
 import { requireInReach } from "./require-in-reach";
 import type { TManagerScope } from "./resolve-manager-scope";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * Links (or unlinks) an edtech to an institution: the contract that lets the edtech's
@@ -16,7 +16,7 @@ export async function setEdtechLink(options: { scope: TManagerScope; institution
   const input = ZEdtechLinkSchema.parse({ institutionId: options.institutionId, edtechId: options.edtechId });
   const institution = requireInReach({ scope: options.scope, institutionId: input.institutionId });
   try {
-    await db().$transaction(async (tx) => {
+    await transaction(async (tx) => {
       const edtech = await tx.edtech.findUnique({ where: { id: input.edtechId }, select: { id: true, name: true } });
       if (!edtech) throw new AppError("not_found", "Edtech não encontrada.");
       if (options.linked) {

@@ -4,13 +4,13 @@
 // refused before anything changes.
 import { beforeAll, describe, expect, it } from "vitest";
 import { ZodError } from "zod";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { toAppError } from "@/lib/errors";
 import { readDataPage } from "@/lib/server/data-api/read-data-page";
-import { createPartner, linkEdtech, waitForVisibleEvents, type TPartner } from "@/lib/server/data-api/testing";
+import { createPartner, linkEdtech, waitForVisibleEvents, type TPartner } from "@/test/fixtures/data-api";
 import { buildLaunch } from "@/lib/server/launch/build-launch";
-import { createSchool, createTestTool, placeTool, type TSchool } from "@/lib/server/launch/testing";
+import { createSchool, createTestTool, placeTool, type TSchool } from "@/test/fixtures/launch";
 import { createPerson } from "@/lib/server/school-data/create-person";
 import { createProfile } from "@/lib/server/school-data/create-profile";
 import { parseSharingRuleForm } from "@/lib/validations/management";
@@ -72,8 +72,12 @@ describe("an application's rule with a teachers' override", () => {
   });
 
   it("the card's state and the history carry the overrides, before → after; a role equal to the base is not stored", async () => {
-    const [row] = (await listApplicationAccess({ scope, institutionId: s.schoolId })).filter((a) => a.applicationId === app.applicationId);
+    const rows = await listApplicationAccess({ scope, institutionId: s.schoolId });
+    const [row] = rows.filter((a) => a.applicationId === app.applicationId);
     expect(row!.ownRoles).toEqual({ professor: withEmail });
+    // Enabled exactly when a rule row applies (the edtech's contract is what lists the row at all).
+    expect(row!.enabled).toBe(true);
+    for (const other of rows) expect(other.enabled).toBe(other.own !== null || other.inherited !== null);
 
     // Students given exactly the base: nothing to store for them; teachers back to the base.
     await setApplicationAccess({ scope, settings: { institutionId: s.schoolId, applicationId: app.applicationId, rules: base, roles: { aluno: base, responsavel: { ...base, nome_usuario: "anonimizado" } } } });
@@ -166,5 +170,16 @@ describe("a tool's rule with a teachers' override", () => {
     const latestStudent = await db().profile.findUniqueOrThrow({ where: { id: sample("aluno").person.profileId }, select: { id: true, role: true, institutionId: true } });
     expect(sample("aluno").fields).toEqual(await lisPerson({ ...latestStudent, name: "", email: "" }));
     expect(sample("aluno").fields.map(([n]) => n)).not.toContain("lis_person_contact_email_primary");
+  });
+});
+
+describe("listApplicationAccess's enabled", () => {
+  it("is the one access rule: a contract lists the application, a rule row enables it", async () => {
+    const other = await createPartner("HabilitadaOuNao");
+    await linkEdtech(s.networkId, other.edtechId);
+    const rowOf = async () => (await listApplicationAccess({ scope, institutionId: s.schoolId })).find((a) => a.applicationId === other.applicationId);
+    expect(await rowOf()).toMatchObject({ enabled: false, own: null, inherited: null });
+    await setApplicationAccess({ scope, settings: { institutionId: s.schoolId, applicationId: other.applicationId, rules: base } });
+    expect(await rowOf()).toMatchObject({ enabled: true });
   });
 });

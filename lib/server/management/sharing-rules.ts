@@ -2,12 +2,13 @@
 // choice per personal attribute (permitido, anonimizado, nao_compartilhado), stored as the
 // allowed/anonymized arrays every channel reads (lib/server/privacy/resolve-sharing-rule.ts), plus
 // per-role overrides of the same shape (roleOverrides; docs/decisions/015-sharing-rules-per-role.md).
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { parseRoleOverrides } from "@/lib/server/data-api/privacy";
 import { PERSONAL_ATTRIBUTES, PROFILE_ROLES, type TPersonalAttribute, type TProfileRole } from "@/lib/validations/data-api";
 import type { TAttributeRule } from "@/lib/validations/management";
-import { listAncestors, type TAncestor } from "./list-ancestors";
+import { nearestRule } from "@/lib/server/institution-tree/effective-access";
+import { listAncestors, type TAncestor } from "@/lib/server/institution-tree/list-ancestors";
 
 export type TAttributeRules = Record<TPersonalAttribute, TAttributeRule>;
 
@@ -57,11 +58,13 @@ export function fromRoleRules(base: TAttributeRules, roles: TRoleRules): TStored
   );
 }
 
-/** The institution and its ancestors (nearest first) and the edtechs with a contract anywhere on that chain. */
-export async function linkedEdtechsUp(institutionId: string): Promise<{ chain: TAncestor[]; edtechIds: string[] }> {
+/** The institution and its ancestors (nearest first), the contracts on that chain and the edtechs they are with. */
+export async function linkedEdtechsUp(
+  institutionId: string,
+): Promise<{ chain: TAncestor[]; links: { institutionId: string; edtechId: string }[]; edtechIds: string[] }> {
   const chain = await listAncestors({ institutionId });
-  const links = await db().edtechLink.findMany({ where: { institutionId: { in: chain.map((c) => c.id) } }, select: { edtechId: true } });
-  return { chain, edtechIds: [...new Set(links.map((l) => l.edtechId))] };
+  const links = await db().edtechLink.findMany({ where: { institutionId: { in: chain.map((c) => c.id) } }, select: { institutionId: true, edtechId: true } });
+  return { chain, links, edtechIds: [...new Set(links.map((l) => l.edtechId))] };
 }
 
 export interface TRuleState {
@@ -81,16 +84,16 @@ export function ruleStateAt(
 ): TRuleState {
   const [here, ...above] = chain;
   const own = rows.find((r) => r.institutionId === here?.id) ?? null;
-  const nearest = above.map((c) => ({ c, row: rows.find((r) => r.institutionId === c.id) })).find((x) => x.row);
+  const nearest = nearestRule(above.map((c) => ({ c, rule: rows.find((r) => r.institutionId === c.id) ?? null })));
   return {
     own: own ? toRules(own.allowedAttributes, own.anonymizedAttributes) : null,
     ownRoles: own ? toRoleRules(own.roleOverrides) : {},
-    inherited: nearest?.row
+    inherited: nearest?.rule
       ? {
           institutionId: nearest.c.id,
           institutionName: nearest.c.name,
-          rules: toRules(nearest.row.allowedAttributes, nearest.row.anonymizedAttributes),
-          roles: toRoleRules(nearest.row.roleOverrides),
+          rules: toRules(nearest.rule.allowedAttributes, nearest.rule.anonymizedAttributes),
+          roles: toRoleRules(nearest.rule.roleOverrides),
         }
       : null,
     ownUpdatedAt: own?.updatedAt ?? null,

@@ -2,7 +2,7 @@
 // conditions — eventConditions of query-events.ts) for an institution the manager reaches, plus a
 // timeline of events per day or month. summary.test.ts checks the tree equals GET
 // /manager/v1/summary/{org_id} for the same filters.
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import { env } from "@/lib/env";
 import { eventConditions } from "@/lib/server/data-api/query-events";
 import { countEventTree, type TSummaryNode } from "@/lib/server/data-api/count-event-tree";
@@ -11,7 +11,7 @@ import { ZSummaryFiltersSchema } from "@/lib/validations/management";
 import { dayRange } from "./day-range";
 import { requireInReach } from "./require-in-reach";
 import type { TManagerScope } from "./resolve-manager-scope";
-import { subtreeOf } from "./subtree-of";
+import { subtreeOf } from "@/lib/server/institution-tree/subtree-of";
 
 export interface TTimelinePoint {
   /** AAAA-MM-DD (by day) or AAAA-MM (by month), in the hub's time zone. */
@@ -34,10 +34,10 @@ export async function summarizeInstitution(options: { scope: TManagerScope; inst
   const entities = requestedEntities({ only: filters.entidade });
   const kinds = requestedKinds({ event: filters.evento });
   const timeZone = env().HUB_TIME_ZONE;
-  const ids = subtreeOf({ institutions: options.scope.institutions, rootId: institution.id });
   const { from, until } = dayRange({ from: filters.de, to: filters.ate });
 
-  const members = options.scope.institutions.filter((i) => ids.includes(i.id));
+  const members = subtreeOf({ institutions: options.scope.institutions, rootId: institution.id });
+  const ids = members.map((i) => i.id);
   const { tree } = await countEventTree({ subtree: members, filters: { entities, kinds, from, until } });
 
   // Timeline: the chosen dates, or the last 30 days; by month past ~4 months.

@@ -2,19 +2,19 @@
 // next launch exactly as the preview shows, is audited with before and after, and removing the
 // edtech's contract stops the launch.
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { pseudonymize } from "@/lib/server/data-api/pseudonym";
 import { buildLaunch, type TBuiltLaunch } from "@/lib/server/launch/build-launch";
-import { createTestTool } from "@/lib/server/launch/testing";
+import { createTestTool } from "@/test/fixtures/launch";
 import type { TActingProfile } from "@/lib/server/tools/acting-profile";
 import { setupTestDatabase } from "@/test/database";
 import { listToolSharing } from "./list-tool-sharing";
 import { previewToolLaunch } from "./preview-tool-launch";
 import { setEdtechLink } from "./set-edtech-link";
 import { setToolSharing } from "./set-tool-sharing";
-import { createManagementFixture, type TManagementFixture } from "./testing";
+import { createManagementFixture, type TManagementFixture } from "@/test/fixtures/management";
 
 setupTestDatabase();
 let f: TManagementFixture;

@@ -2,13 +2,13 @@
 // issued is one DataAccessLog row, at the profile's institution, naming the attributes returned,
 // never their values.
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { flushAccessLogs } from "@/lib/server/audit/log-access";
 import { setupTestDatabase } from "@/test/database";
 import { decideAuthorization } from "./decide-authorization";
-import { createOAuthWorld, hubFetch, TEST_ISSUER, type TOAuthWorld } from "./testing";
-import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
+import { createOAuthWorld, hubFetch, TEST_ISSUER, type TOAuthWorld } from "@/test/fixtures/oauth";
+import { applicationPartner, partnerIdOf } from "@/test/fixtures/pairwise";
 
 setupTestDatabase();
 let w: TOAuthWorld;

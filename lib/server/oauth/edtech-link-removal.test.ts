@@ -1,7 +1,7 @@
 // The authorization screen follows the same sharing rule as the launch and the Data API: once the
 // network removes the edtech's link, none of that edtech's applications can sign anyone in.
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { resolveManagerScope } from "@/lib/server/management/resolve-manager-scope";
 import { setEdtechLink } from "@/lib/server/management/set-edtech-link";
@@ -10,8 +10,8 @@ import { createProfile } from "@/lib/server/school-data/create-profile";
 import { setupTestDatabase } from "@/test/database";
 import { decideAuthorization } from "./decide-authorization";
 import { listProfileChoices } from "./list-profile-choices";
-import { createOAuthWorld, createTestApp, grantApplication, TEST_ISSUER, type TOAuthWorld, type TTestApp } from "./testing";
-import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
+import { createOAuthWorld, createTestApp, grantApplication, TEST_ISSUER, type TOAuthWorld, type TTestApp } from "@/test/fixtures/oauth";
+import { applicationPartner, partnerIdOf } from "@/test/fixtures/pairwise";
 
 setupTestDatabase();
 let w: TOAuthWorld;

@@ -12,8 +12,8 @@
 // its own): a concurrent replay waits for the claim to commit, then sees the code used and
 // revokes the tokens the first exchange just recorded. Once claimed, a code is spent even if a
 // later check fails: single use means one attempt. Raw SQL, prepared on PostgreSQL: this is the
-// hottest write of a school's morning (docs/decisions/017).
-import { database } from "@/lib/db";
+// hottest write of a school's morning (docs/decisions/021).
+import { database } from "@/lib/server/db/database";
 import { OAuthError } from "@/lib/oauth/errors";
 import { verifyPkce } from "@/lib/oauth/pkce";
 import { hashSecret } from "@/lib/oauth/secret";
@@ -33,7 +33,7 @@ export interface TTokenResponse {
 
 const invalidGrant = (description: string) => new OAuthError("invalid_grant", description);
 
-interface TCodeRow {
+export interface TCodeRow {
   id: string;
   applicationId: string;
   profileId: string;
@@ -45,9 +45,9 @@ interface TCodeRow {
   expiresAt: Date;
 }
 
-const FIND_CODE_SQL = `
-SELECT id, "applicationId", "profileId", "redirectUri", scope, nonce, "codeChallenge", "codeChallengeMethod", "expiresAt"
-  FROM "AuthorizationCode" WHERE "codeHash" = $1`;
+/** The columns of TCodeRow, for the client's lookup to read the presented code with it (authenticate-client.ts). */
+export const CODE_ROW_SQL = `SELECT c.id, c."applicationId", c."profileId", c."redirectUri", c.scope, c.nonce, c."codeChallenge", c."codeChallengeMethod", c."expiresAt"
+  FROM "AuthorizationCode" c WHERE c."codeHash" = $1`;
 
 /** The claim alone (a later check failed): 1 when this request spent the code, 0 when it was spent. */
 const CLAIM_SQL = `UPDATE "AuthorizationCode" SET "usedAt" = $2 WHERE id = $1 AND "usedAt" IS NULL RETURNING id`;
@@ -87,12 +87,14 @@ function laterCheck(code: TCodeRow, request: TokenRequest, now: Date): OAuthErro
 export async function exchangeCode(options: {
   application: { id: string; clientId: string };
   request: TokenRequest;
+  /** The row of request.code when the caller already read it (null: no such code). */
+  code?: TCodeRow | null;
   now?: Date;
 }): Promise<TTokenResponse | OAuthError> {
   const { application, request } = options;
   const now = options.now ?? new Date();
   const { sql } = database();
-  const [code] = await sql.query<TCodeRow>(FIND_CODE_SQL, [hashSecret(request.code)], { prepared: true });
+  const code = options.code !== undefined ? options.code : (await sql.query<TCodeRow>(CODE_ROW_SQL, [hashSecret(request.code)], { prepared: true }))[0];
   if (!code) return invalidGrant("The authorization code is invalid");
   if (code.applicationId !== application.id) return invalidGrant("The authorization code was issued to another client");
 

@@ -1,4 +1,4 @@
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import type { ResponseType } from "@/lib/generated/prisma/client";
 
 export interface TOAuthApplication {
@@ -15,10 +15,11 @@ export interface TOAuthApplication {
 }
 
 /** Client ids are short identifiers; anything longer cannot be registered, so skip the query. */
-const MAX_CLIENT_ID_LENGTH = 256;
+export const MAX_CLIENT_ID_LENGTH = 256;
 
-// Raw SQL, prepared on PostgreSQL: every token request starts here (docs/decisions/017).
-const FIND_SQL = `
+// Raw SQL, prepared on PostgreSQL: every token request starts here (docs/decisions/021).
+/** The application by client_id ($1), as TOAuthApplication. */
+export const APPLICATION_SQL = `
 SELECT a.id, a."edtechId", e.name AS "edtechName", a."clientId", a."clientSecretHash", a.name, a.description,
        a."homepageUrl", a."redirectUris", a."defaultResponseType"
   FROM "OAuthApplication" a JOIN "Edtech" e ON e.id = a."edtechId"
@@ -27,6 +28,6 @@ SELECT a.id, a."edtechId", e.name AS "edtechName", a."clientId", a."clientSecret
 /** The registered application with this client_id, or null. */
 export async function findApplication({ clientId }: { clientId: string | undefined }): Promise<TOAuthApplication | null> {
   if (!clientId || clientId.length > MAX_CLIENT_ID_LENGTH) return null;
-  const [app] = await database().sql.query<TOAuthApplication>(FIND_SQL, [clientId], { prepared: true });
+  const [app] = await database().sql.query<TOAuthApplication>(APPLICATION_SQL, [clientId], { prepared: true });
   return app ?? null;
 }

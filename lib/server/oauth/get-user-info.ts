@@ -9,7 +9,7 @@
 //   6. the profile still exists and its institution still enables the app  → else 401 invalid_token
 // The person's attributes are those the institution shares with the application, anonymized with
 // the Data API's per-application pseudonyms, so both interfaces show one person the same way.
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import type { InstitutionKind, Person, Role } from "@/lib/generated/prisma/client";
 import { readBearerToken } from "@/lib/oauth/authorization-header";
 import { OAuthError } from "@/lib/oauth/errors";
@@ -96,7 +96,7 @@ interface TTokenRecord {
 }
 
 // The token's row with its application, profile, person, institution and the application's
-// sharing rule rows there, in one prepared statement (docs/decisions/017). The birth date comes
+// sharing rule rows there, in one prepared statement (docs/decisions/021). The birth date comes
 // back as UTC midnight, as Prisma gives it.
 const TOKEN_RECORD_SQL = `
 SELECT t."profileId", t.scope, t."revokedAt", t."expiresAt",

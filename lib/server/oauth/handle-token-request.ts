@@ -61,11 +61,14 @@ export async function handleTokenRequest(input: {
 }): Promise<TTokenHttpResult> {
   const body = readBody(input.contentType, input.bodyText);
   if (body instanceof OAuthError) return failure(body);
-  const application = await authenticateClient({ authorizationHeader: input.authorization, body });
-  if (application instanceof OAuthError) return failure(application);
+  // The code as sent is read with the client (one round trip); used only if it is the grant's code.
+  const sentCode = typeof body.code === "string" && body.code.length > 0 ? body.code : undefined;
+  const client = await authenticateClient({ authorizationHeader: input.authorization, body, code: sentCode });
+  if (client instanceof OAuthError) return failure(client);
   const request = parseTokenRequest(body);
   if (request instanceof OAuthError) return failure(request);
-  const result = await exchangeCode({ application, request, now: input.now });
+  const code = request.code === sentCode ? client.code : undefined;
+  const result = await exchangeCode({ application: client.application, request, code, now: input.now });
   if (result instanceof OAuthError) return failure(result);
   return { status: 200, body: result, headers: { ...NO_STORE } };
 }

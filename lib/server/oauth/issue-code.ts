@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { AuthorizeRequest } from "@/lib/oauth/authorize-request";
 import { generateCode, hashSecret } from "@/lib/oauth/secret";
 import { CODE_TTL_SECONDS, EXPIRED_ROW_RETENTION_SECONDS } from "./lifetimes";

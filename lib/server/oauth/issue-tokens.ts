@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import { env } from "@/lib/env";
 import { signAccessToken, signIdToken, type SigningKey } from "@/lib/oauth/jwt";
 import { ACCESS_TOKEN_TTL_SECONDS, ID_TOKEN_TTL_SECONDS } from "./lifetimes";

@@ -1,13 +1,13 @@
 // Which applications a profile may use: the enablement rule (contract + access row, inherited
 // down the institution tree) behind the picker and the home page cards.
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { setupTestDatabase } from "@/test/database";
 import { listHomeApps } from "./list-home-apps";
 import { resolveApplicationAccess } from "./resolve-application-access";
-import { createOAuthWorld, createTestApp, grantApplication, TEST_ISSUER, type TOAuthWorld } from "./testing";
-import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
+import { createOAuthWorld, createTestApp, grantApplication, TEST_ISSUER, type TOAuthWorld } from "@/test/fixtures/oauth";
+import { applicationPartner, partnerIdOf } from "@/test/fixtures/pairwise";
 
 setupTestDatabase();
 let w: TOAuthWorld;

@@ -5,20 +5,20 @@
 // the issue's acceptance list.
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JWK } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { computeAtHash } from "@/lib/oauth/jwt";
 import { createPkcePair } from "@/lib/oauth/pkce";
 import { hashSecret } from "@/lib/oauth/secret";
 import { pseudonymize } from "@/lib/server/data-api/pseudonym";
-import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
+import { applicationPartner, partnerIdOf } from "@/test/fixtures/pairwise";
 import { setupTestDatabase } from "@/test/database";
 import { toAuthorizationResponse } from "./authorization-http";
 import { decideAuthorization, type TSessionRef } from "./decide-authorization";
 import { issueCode } from "./issue-code";
 import { issueTokens } from "./issue-tokens";
 import { prepareProfileChoice } from "./prepare-profile-choice";
-import { createOAuthWorld, hubFetch, TEST_ISSUER, type TOAuthWorld, type TTestApp } from "./testing";
+import { createOAuthWorld, hubFetch, TEST_ISSUER, type TOAuthWorld, type TTestApp } from "@/test/fixtures/oauth";
 
 setupTestDatabase();
 let w: TOAuthWorld;

@@ -8,8 +8,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
 import { setupTestDatabase } from "@/test/database";
 import { decideAuthorization } from "./decide-authorization";
-import { createOAuthWorld, hubFetch, TEST_ISSUER, type TOAuthWorld } from "./testing";
-import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
+import { createOAuthWorld, hubFetch, TEST_ISSUER, type TOAuthWorld } from "@/test/fixtures/oauth";
+import { applicationPartner, partnerIdOf } from "@/test/fixtures/pairwise";
 
 setupTestDatabase();
 let w: TOAuthWorld;

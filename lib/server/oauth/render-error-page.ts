@@ -1,10 +1,10 @@
 // The page shown instead of a redirect when the client or its redirect URI cannot be trusted
 // (RFC 6749 §4.1.2.1: MUST NOT redirect to an invalid redirection URI). It is plain HTML from the
-// route handler, which cannot render the React layout; its look follows the product's.
+// route handler, which cannot render the React layout (nor React at all: react-dom/server is
+// refused in App Router route handlers); its look follows the product's. Every value goes through
+// the hub's one escapeHtml.
 import type { OAuthError } from "@/lib/oauth/errors";
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+import { escapeHtml } from "@/lib/server/launch/html";
 
 function explain(error: OAuthError): { title: string; text: string } {
   if (error.code === "invalid_client") {

@@ -1,7 +1,7 @@
 // Key rotation: a key is created on first use, replaced after KEY_ROTATION_SECONDS, and a retired
 // key stays in the JWKS (so its tokens keep verifying) until they have all expired.
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { generateSigningKey } from "@/lib/oauth/jwt";
 import { encryptSecret } from "@/lib/server/crypto/secret-box";
@@ -10,8 +10,8 @@ import { getUserInfo } from "./get-user-info";
 import { issueTokens } from "./issue-tokens";
 import { KEY_ROTATION_SECONDS, RETIRED_KEY_PUBLISH_SECONDS } from "./lifetimes";
 import { getSigningKey, listPublicJwks } from "./signing-keys";
-import { createOAuthWorld, TEST_ISSUER, type TOAuthWorld } from "./testing";
-import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
+import { createOAuthWorld, TEST_ISSUER, type TOAuthWorld } from "@/test/fixtures/oauth";
+import { applicationPartner, partnerIdOf } from "@/test/fixtures/pairwise";
 
 setupTestDatabase();
 let w: TOAuthWorld;

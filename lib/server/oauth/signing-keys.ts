@@ -2,11 +2,11 @@
 // the JWKS until every token they signed has expired (docs/decisions/005-oauth-tokens.md).
 // Private keys are encrypted at rest with the hub secret. Decrypted keys are cached by kid (the
 // key's thumbprint, immutable). The active key and the published list are each re-read at most
-// every KEY_CACHE_MS (docs/decisions/017): a key another instance rotated in is used here up to
+// every KEY_CACHE_MS (docs/decisions/021): a key another instance rotated in is used here up to
 // that much later, which is safe because a retired key stays published long after; a token
 // whose kid is not in the cached list makes the list be read again at once.
 import type { JWK } from "jose";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { SigningKey as SigningKeyRow } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
 import { generateSigningKey, publicJwks, SIGNING_ALG, type SigningKey, type VerifyAccessTokenOptions } from "@/lib/oauth/jwt";

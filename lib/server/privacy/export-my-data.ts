@@ -2,7 +2,7 @@
 // the signed-in person, as one JSON document. Her data and nobody else's: a guardian link names
 // the relation and the kinship, never the other person; an enrollment names the class, not its
 // classmates. Never the password hash.
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { personAttributes } from "@/lib/server/school-data/snapshots";
 import { describeSharing } from "./get-my-data";
 

@@ -1,7 +1,7 @@
 // The "Meus dados" page (issue #14, point 6): for the signed-in person and, through her guardian
 // profiles, for each child, which partners receive which attributes per profile, and the recent
 // reads of that person's data.
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { InstitutionKind, Role } from "@/lib/generated/prisma/client";
 import { listPartnersForProfile, type TPartnerSharing } from "./list-partners-for-profile";
 import { listReadsAboutProfiles, type TPersonRead } from "./list-reads-about-profiles";

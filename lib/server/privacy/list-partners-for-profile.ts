@@ -1,7 +1,7 @@
 // "Meus dados" (issue #14, point 6): which partners receive which of a person's attributes through
 // one of her profiles. Every answer comes from the one rule engine (resolveSharingRule), called in
 // one place below with the profile, so a per-role rule applies here as in every channel.
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { Role } from "@/lib/generated/prisma/client";
 import { LAUNCH_ATTRIBUTES } from "@/lib/server/launch/personal-launch-fields";
 import { linkedEdtechsUp } from "@/lib/server/management/sharing-rules";

@@ -5,9 +5,9 @@
 //     where she has a profile or of one of its ancestors (a network read covers its subtree), made
 //     since that profile exists. The log does not say which people a read returned, so such a read
 //     is listed as one that could include her.
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import type { AccessChannel, Prisma } from "@/lib/generated/prisma/client";
-import { listAncestors } from "@/lib/server/management/list-ancestors";
+import { listAncestors } from "@/lib/server/institution-tree/list-ancestors";
 
 export interface TReadProfile {
   id: string;

@@ -3,7 +3,7 @@
 // child, and the export, which holds her data and nobody else's.
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { syntheticCpf } from "@/prisma/seed/names";
 import { flushAccessLogs, logAccess } from "@/lib/server/audit/log-access";
 import { createInstitution } from "@/lib/server/institutions/create-institution";

@@ -2,7 +2,7 @@
 // follow the same contract (EdtechLink up the tree) and inheritance (nearest rule row).
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
 import { setupTestDatabase } from "@/test/database";
 import type { Prisma } from "@/lib/generated/prisma/client";

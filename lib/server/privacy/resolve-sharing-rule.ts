@@ -1,22 +1,18 @@
-// The one rule engine for every outward channel (issue #14, point 1): whether an institution
-// shares data with a partner — an OAuth application (sign-in, user info) or an LTI tool (launch) —
-// and which personal attributes, allowed or anonymized.
-//
-// Walking up from the institution:
-//   - the partner's edtech must have an EdtechLink at that institution or an ancestor (the
-//     contract). Without one the partner gets nothing: no sign-in, no launch;
-//   - the nearest rule row (ApplicationAccess for an application, ToolSharing for a tool) at the
-//     institution or an ancestor gives the attributes.
-// Without any rule row an application is not enabled (the manager enables it by choosing its
-// rules); a tool is enabled by its placement, so it is launched with no personal attribute
-// (docs/decisions/012-one-sharing-rule.md).
+// The sharing rule of every outward channel (issue #14, point 1): whether an institution shares
+// data with a partner — an OAuth application (sign-in, user info) or an LTI tool (launch) — and
+// which personal attributes, allowed or anonymized. Who is enabled and whose rule row applies is
+// the hub's one access rule, effectiveAccess (lib/server/institution-tree/effective-access.ts);
+// this file reads the chain for one partner and turns the rule row into attribute settings.
 // A rule row may override its base rule per role (docs/decisions/015-sharing-rules-per-role.md):
 // the nearest row decides, and within it the role's override if it has one, else its base. Every
 // channel passes the role of the profile the data is about.
 // The Data API reads the same rows in its own one-round-trip query (authorize-data-access.ts),
-// which also combines the descendants' rules for a network-wide read.
-import { database } from "@/lib/db";
+// which also combines the descendants' rules for a network-wide read, and decides with the same
+// effectiveAccess.
+import { database } from "@/lib/server/db/database";
 import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
+import { effectiveAccess, type TPartnerKind } from "@/lib/server/institution-tree/effective-access";
+import { treeCte } from "@/lib/server/institution-tree/tree-sql";
 import {
   combineRuleSettings,
   ruleSettingsOf,
@@ -27,7 +23,7 @@ import {
 import type { TProfileRole } from "@/lib/validations/data-api";
 
 export interface TSharingPartner {
-  kind: "application" | "tool";
+  kind: TPartnerKind;
   id: string;
   edtechId: string;
 }
@@ -54,9 +50,6 @@ export interface TRuleRow {
   roleOverrides: unknown;
 }
 
-// A cycle cannot be created through the services, but a bound keeps a bad row from looping.
-const MAX_DEPTH = 64;
-
 const RULE_TABLES: Record<TSharingPartner["kind"], { table: string; partnerColumn: string }> = {
   application: { table: "ApplicationAccess", partnerColumn: "applicationId" },
   tool: { table: "ToolSharing", partnerColumn: "toolId" },
@@ -65,18 +58,13 @@ const RULE_TABLES: Record<TSharingPartner["kind"], { table: string; partnerColum
 /**
  * The rule rows (TRuleRow, nearest first) as a statement of its own, or, with SQL expressions for
  * the institution, the edtech and the partner, as a sub-select another statement embeds (the
- * launch reads its placement and its rule in one round trip). Fixed strings only: the table,
- * the column and the expressions never come from input.
+ * launch and user info read their rule in the same round trip as the rest). Fixed strings only:
+ * the table, the column and the expressions never come from input.
  */
 export function ruleRowsSql(kind: TSharingPartner["kind"], refs = { institution: "$1::uuid", edtech: "$2::uuid", partner: "$3::uuid" }): string {
   const { table, partnerColumn } = RULE_TABLES[kind];
   return `
-WITH RECURSIVE up AS (
-  SELECT i.id, i."parentId", 0 AS depth FROM "Institution" i WHERE i.id = ${refs.institution}
-  UNION ALL
-  SELECT p.id, p."parentId", up.depth + 1 FROM "Institution" p JOIN up ON p.id = up."parentId"
-  WHERE up.depth < ${MAX_DEPTH}
-)
+WITH RECURSIVE ${treeCte("up", refs.institution)}
 SELECT up.id, up.depth,
        EXISTS (SELECT 1 FROM "EdtechLink" l WHERE l."institutionId" = up.id AND l."edtechId" = ${refs.edtech}) AS linked,
        r."allowedAttributes", r."anonymizedAttributes", r."roleOverrides"
@@ -109,10 +97,10 @@ export async function resolveSharingRule(options: { institutionId: string; partn
 
 /** The rule the rows give (nearest first) for data about a profile of `role` (see resolveSharingRule). */
 export function sharingRuleOf(rows: readonly TRuleRow[], kind: TSharingPartner["kind"], role: TProfileRole | null): TSharingRule {
-  if (!rows.some((r) => r.linked)) return { enabled: false, reason: "no_contract" };
-  const nearest = rows.find((r) => r.allowedAttributes !== null);
-  if (!nearest && kind === "application") return { enabled: false, reason: "not_enabled" };
-  const byRole = combineRuleSettings([(nearest && ruleSettingsOf(nearest)) ?? { allowedAttributes: [], anonymizedAttributes: [], roleOverrides: {} }]);
+  const access = effectiveAccess(rows.map((r) => ({ id: r.id, linked: r.linked, rule: ruleSettingsOf(r) })), kind);
+  if (!access.enabled) return { enabled: false, reason: access.reason };
+  const nearest = access.ruleLevel;
+  const byRole = combineRuleSettings([nearest?.rule ?? { allowedAttributes: [], anonymizedAttributes: [], roleOverrides: {} }]);
   return {
     enabled: true,
     configuration: role ? byRole[role] : strictestConfiguration(byRole),

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { normalizeBaseUrl } from "@/lib/lti/base-string";
 import { decryptSecret } from "@/lib/server/crypto/secret-box";
 import { LTI_SECRET_PURPOSE } from "./lti-secret-purpose";

@@ -1,4 +1,4 @@
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import type { TActingProfile } from "./acting-profile";
 
 export interface FindUsablePlacementIdsOptions {

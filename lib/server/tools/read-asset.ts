@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 
 /** Image types the hub serves; anything else stored by mistake is not served at all. */
 const SERVABLE_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/webp", "image/gif", "image/svg+xml"]);

@@ -1,6 +1,6 @@
 import NextAuth from "next-auth";
 import { NextRequest } from "next/server";
-import { authOptions } from "@/lib/auth";
+import { authOptions } from "@/lib/server/auth/auth-options";
 import { safeCallbackUrl } from "@/lib/server/http/safe-callback-url";
 import { otherMethods } from "@/lib/server/http/other-methods";
 

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { DataTable } from "@/components/data-table";
 import { CreateApiKeyForm, RevokeApiKeyForm } from "@/components/developer/api-key-forms";
 import { ApplicationForm } from "@/components/developer/application-form";
 import { DeleteApplicationForm } from "@/components/developer/delete-application-form";
@@ -55,41 +56,27 @@ export default async function DeveloperApplicationPage({ params }: Props) {
           </p>
         </div>
         <CreateApiKeyForm action={createApiKeyAction} applicationId={app.id} />
-        {app.apiKeys.length === 0 ? (
-          <p className="rounded-xl border border-dashed border-slate-300 p-5 text-center text-sm text-slate-600">Nenhuma chave criada.</p>
-        ) : (
-          <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Chaves da API</caption>
-              <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase text-slate-500">
-                <tr>
-                  <th scope="col" className="px-4 py-3">Prefixo</th>
-                  <th scope="col" className="px-4 py-3">Nome</th>
-                  <th scope="col" className="px-4 py-3">Criada</th>
-                  <th scope="col" className="px-4 py-3">Último uso</th>
-                  <th scope="col" className="px-4 py-3">Situação</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {app.apiKeys.map((key) => (
-                  <tr key={key.id} data-key-prefix={key.prefix}>
-                    <th scope="row" className="px-4 py-3 font-mono font-normal">{key.prefix}…</th>
-                    <td className="px-4 py-3">{key.name || "—"}</td>
-                    <td className="px-4 py-3">{when(key.createdAt)}</td>
-                    <td className="px-4 py-3">{key.lastUsedAt ? when(key.lastUsedAt) : "Nunca usada"}</td>
-                    <td className="px-4 py-3">
-                      {key.revokedAt ? (
-                        <span className="text-slate-600">Revogada em {when(key.revokedAt)}</span>
-                      ) : (
-                        <RevokeApiKeyForm action={revokeApiKeyAction} applicationId={app.id} apiKeyId={key.id} prefix={key.prefix} />
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          caption="Chaves da API"
+          headers={["Prefixo", "Nome", "Criada", "Último uso", "Situação"]}
+          rowHeader
+          empty="Nenhuma chave criada."
+          rows={app.apiKeys.map((key) => ({
+            key: key.id,
+            data: { "data-key-prefix": key.prefix },
+            cells: [
+              <span key="prefix" className="font-mono">{key.prefix}…</span>,
+              key.name || "—",
+              when(key.createdAt),
+              key.lastUsedAt ? when(key.lastUsedAt) : "Nunca usada",
+              key.revokedAt ? (
+                <span key="state" className="text-slate-600">Revogada em {when(key.revokedAt)}</span>
+              ) : (
+                <RevokeApiKeyForm key="state" action={revokeApiKeyAction} applicationId={app.id} apiKeyId={key.id} prefix={key.prefix} />
+              ),
+            ],
+          }))}
+        />
       </section>
 
       <section aria-labelledby="institutions-title" className="space-y-3">
@@ -100,49 +87,37 @@ export default async function DeveloperApplicationPage({ params }: Props) {
             sem acesso liberado pelo gestor, a API responde 403.
           </p>
         </div>
-        {app.institutions.length === 0 ? (
-          <p className="rounded-xl border border-dashed border-slate-300 p-5 text-center text-sm text-slate-600">Nenhuma instituição vinculada à sua edtech ainda.</p>
-        ) : (
-          <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Instituições</caption>
-              <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase text-slate-500">
-                <tr>
-                  <th scope="col" className="px-4 py-3">Instituição</th>
-                  <th scope="col" className="px-4 py-3">org_id</th>
-                  <th scope="col" className="px-4 py-3">Acesso desta aplicação</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {app.institutions.map((inst) => (
-                  <tr key={inst.id} data-institution={inst.name}>
-                    <th scope="row" className="px-4 py-3 font-normal">
-                      <span className="font-medium">{inst.name}</span>
-                      <span className="block text-xs text-slate-500">
-                        {inst.kind === "network" ? "Rede" : "Escola"}
-                        {inst.linked ? " · vinculada à edtech" : ""}
-                      </span>
-                    </th>
-                    <td className="px-4 py-3 font-mono text-xs" data-org-id={inst.id}>{inst.id}</td>
-                    <td className="px-4 py-3">
-                      {inst.access ? (
-                        <>
-                          Liberado
-                          <span className="block text-xs text-slate-500">
-                            Atributos: {inst.access.allowedAttributes.join(", ") || "nenhum"}
-                            {inst.access.anonymizedAttributes.length > 0 && ` (anonimizados: ${inst.access.anonymizedAttributes.join(", ")})`}
-                          </span>
-                        </>
-                      ) : (
-                        <span className="text-slate-600">Não liberado</span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          caption="Instituições"
+          headers={["Instituição", "org_id", "Acesso desta aplicação"]}
+          rowHeader
+          empty="Nenhuma instituição vinculada à sua edtech ainda."
+          rows={app.institutions.map((inst) => ({
+            key: inst.id,
+            data: { "data-institution": inst.name },
+            cells: [
+              <>
+                <span className="font-medium">{inst.name}</span>
+                <span className="block text-xs text-slate-500">
+                  {inst.kind === "network" ? "Rede" : "Escola"}
+                  {inst.linked ? " · vinculada à edtech" : ""}
+                </span>
+              </>,
+              <span key="id" className="font-mono text-xs" data-org-id={inst.id}>{inst.id}</span>,
+              inst.access ? (
+                <>
+                  Liberado
+                  <span className="block text-xs text-slate-500">
+                    Atributos: {inst.access.allowedAttributes.join(", ") || "nenhum"}
+                    {inst.access.anonymizedAttributes.length > 0 && ` (anonimizados: ${inst.access.anonymizedAttributes.join(", ")})`}
+                  </span>
+                </>
+              ) : (
+                <span key="access" className="text-slate-600">Não liberado</span>
+              ),
+            ],
+          }))}
+        />
       </section>
 
       <section aria-labelledby="app-edit-title" className="max-w-2xl">

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AccessLogTabs } from "@/components/gestao/access-log-tabs";
-import { DataTable } from "@/components/gestao/data-table";
-import { ATTRIBUTE_LABEL, CHANNEL_LABEL, formatDateTime } from "@/components/gestao/labels";
-import { Pagination } from "@/components/gestao/pagination";
-import { inputClass, secondaryButton, sectionTitle } from "@/components/gestao/styles";
+import { AccessLogTabs } from "@/components/management/access-log-tabs";
+import { DataTable } from "@/components/data-table";
+import { ATTRIBUTE_LABEL, CHANNEL_LABEL, formatDateTime } from "@/components/management/labels";
+import { Pagination } from "@/components/management/pagination";
+import { inputClass, secondaryButton, sectionTitle } from "@/components/management/styles";
 import { listDataAccessLogs, type TDataAccessRow } from "@/lib/server/management/list-data-access-logs";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
 import { ACCESS_CHANNELS, partnerFilterValue, ZAccessLogQuerySchema } from "@/lib/validations/management";

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { ActionForm } from "@/components/gestao/action-form";
-import { ConfirmAction } from "@/components/gestao/confirm-action";
-import { formatDateTime } from "@/components/gestao/labels";
+import { ActionForm } from "@/components/management/action-form";
+import { ConfirmAction } from "@/components/management/confirm-action";
+import { formatDateTime } from "@/components/management/labels";
 import { ROLE_LABEL } from "@/lib/labels";
-import { card, sectionTitle } from "@/components/gestao/styles";
+import { card, sectionTitle } from "@/components/management/styles";
 import { listApplicationAccess, type TApplicationAccessRow } from "@/lib/server/management/list-application-access";
 import { listEdtechLinks } from "@/lib/server/management/list-edtech-links";
 import { listPeople } from "@/lib/server/management/list-people";
@@ -11,8 +11,8 @@ import { previewApplicationData } from "@/lib/server/management/preview-applicat
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
 import { PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
 import { ZListQuerySchema } from "@/lib/validations/management";
-import { PreviewPersonSearch } from "@/components/gestao/preview-person-search";
-import { SharingRuleCard } from "@/components/gestao/sharing-rule-card";
+import { PreviewPersonSearch } from "@/components/management/preview-person-search";
+import { SharingRuleCard } from "@/components/management/sharing-rule-card";
 import { applicationAccessAction, edtechLinkAction } from "../actions";
 
 export const metadata: Metadata = { title: "Aplicativos e dados" };
@@ -22,9 +22,8 @@ type Props = { params: Promise<{ institutionId: string }>; searchParams: Promise
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 function status(app: TApplicationAccessRow): string {
-  if (app.own) return "Configuração própria desta instituição";
-  if (app.inherited) return `Herdando as regras de ${app.inherited.institutionName}`;
-  return "Não habilitada: a aplicação não lê dados desta instituição";
+  if (!app.enabled) return "Não habilitada: a aplicação não lê dados desta instituição";
+  return app.own ? "Configuração própria desta instituição" : `Herdando as regras de ${app.inherited?.institutionName ?? ""}`;
 }
 
 export default async function ApplicationsPage({ params, searchParams }: Props) {

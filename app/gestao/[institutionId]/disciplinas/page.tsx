@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
-import { ActionForm } from "@/components/gestao/action-form";
-import { ConfirmAction } from "@/components/gestao/confirm-action";
-import { DataTable } from "@/components/gestao/data-table";
-import { FilterForm } from "@/components/gestao/filter-form";
-import { Pagination } from "@/components/gestao/pagination";
-import { card, sectionTitle } from "@/components/gestao/styles";
+import { ActionForm } from "@/components/management/action-form";
+import { ConfirmAction } from "@/components/management/confirm-action";
+import { DataTable } from "@/components/data-table";
+import { FilterForm } from "@/components/management/filter-form";
+import { Pagination } from "@/components/management/pagination";
+import { card, sectionTitle } from "@/components/management/styles";
 import { listSubjects } from "@/lib/server/management/list-subjects";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
 import { ZListQuerySchema } from "@/lib/validations/management";

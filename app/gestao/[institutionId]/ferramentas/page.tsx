@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ActionForm, type TFieldSpec } from "@/components/gestao/action-form";
-import { ConfirmAction } from "@/components/gestao/confirm-action";
-import { ROLE_OPTIONS } from "@/components/gestao/labels";
-import { card, sectionTitle } from "@/components/gestao/styles";
+import { ActionForm, type TFieldSpec } from "@/components/management/action-form";
+import { ConfirmAction } from "@/components/management/confirm-action";
+import { ROLE_OPTIONS } from "@/components/management/labels";
+import { card, sectionTitle } from "@/components/management/styles";
 import { ROLE_LABEL } from "@/lib/labels";
 import { LAUNCH_ATTRIBUTES } from "@/lib/server/launch/personal-launch-fields";
 import { listPeople } from "@/lib/server/management/list-people";
@@ -13,8 +13,8 @@ import { previewToolLaunch } from "@/lib/server/management/preview-tool-launch";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
 import { PERSONAL_ATTRIBUTES, PROFILE_ROLES } from "@/lib/validations/data-api";
 import { roleRuleField, ZListQuerySchema } from "@/lib/validations/management";
-import { PreviewPersonSearch } from "@/components/gestao/preview-person-search";
-import { SharingRuleCard } from "@/components/gestao/sharing-rule-card";
+import { PreviewPersonSearch } from "@/components/management/preview-person-search";
+import { SharingRuleCard } from "@/components/management/sharing-rule-card";
 import { placementAction, toolSharingAction } from "../actions";
 
 export const metadata: Metadata = { title: "Ferramentas" };

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { ImportRunner } from "@/components/gestao/import-runner";
-import { card, sectionTitle } from "@/components/gestao/styles";
+import { ImportRunner } from "@/components/management/import-runner";
+import { card, sectionTitle } from "@/components/management/styles";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
 import { IMPORT_COLUMNS, IMPORT_KINDS, IMPORT_KIND_LABEL, IMPORT_MAX_ROWS } from "@/lib/validations/management";
 

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ActionForm } from "@/components/gestao/action-form";
-import { ConfirmAction } from "@/components/gestao/confirm-action";
-import { DataTable } from "@/components/gestao/data-table";
-import { formatDay } from "@/components/gestao/labels";
-import { card, sectionTitle } from "@/components/gestao/styles";
+import { ActionForm } from "@/components/management/action-form";
+import { ConfirmAction } from "@/components/management/confirm-action";
+import { DataTable } from "@/components/data-table";
+import { formatDay } from "@/components/management/labels";
+import { card, sectionTitle } from "@/components/management/styles";
 import { listPeriods } from "@/lib/server/management/list-periods";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
 import { schoolDataAction } from "../actions";

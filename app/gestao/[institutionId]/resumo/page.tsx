@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ENTITY_LABEL, EVENT_LABEL } from "@/components/gestao/labels";
-import { card, inputClass, primaryButton, sectionTitle } from "@/components/gestao/styles";
-import { KindLegend, SummaryTree, Timeline } from "@/components/gestao/summary-charts";
+import { ENTITY_LABEL, EVENT_LABEL } from "@/components/management/labels";
+import { card, inputClass, primaryButton, sectionTitle } from "@/components/management/styles";
+import { KindLegend, SummaryTree, Timeline } from "@/components/management/summary-charts";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
 import { summarizeInstitution } from "@/lib/server/management/summarize-institution";
 import { ENTITY_NAMES, EVENT_KINDS } from "@/lib/validations/data-api";

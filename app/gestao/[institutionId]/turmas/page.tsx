@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ActionForm } from "@/components/gestao/action-form";
-import { DataTable } from "@/components/gestao/data-table";
-import { FilterForm } from "@/components/gestao/filter-form";
-import { SHIFT_LABEL, SHIFT_OPTIONS } from "@/components/gestao/labels";
-import { Pagination } from "@/components/gestao/pagination";
-import { card, sectionTitle } from "@/components/gestao/styles";
+import { ActionForm } from "@/components/management/action-form";
+import { DataTable } from "@/components/data-table";
+import { FilterForm } from "@/components/management/filter-form";
+import { SHIFT_LABEL, SHIFT_OPTIONS } from "@/components/management/labels";
+import { Pagination } from "@/components/management/pagination";
+import { card, sectionTitle } from "@/components/management/styles";
 import { listClasses } from "@/lib/server/management/list-classes";
 import { listPeriods } from "@/lib/server/management/list-periods";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";

@@ -7,7 +7,7 @@ import { env, resetEnvCache } from "@/lib/env";
 import { verifyLaunch } from "@/lib/lti/verify-launch";
 import { setupTestDatabase } from "@/test/database";
 import { createTool } from "../create-tool";
-import { createDeveloper, pngBytes, type TTestDeveloper } from "../testing";
+import { createDeveloper, pngBytes, type TTestDeveloper } from "@/test/fixtures/developer";
 import { NO_ANSWER } from "./post-launch";
 import { resolveLaunchTarget, TARGET_REFUSED } from "./resolve-launch-target";
 import { runLaunchTest, type TLaunchTestReport } from "./run-launch-test";

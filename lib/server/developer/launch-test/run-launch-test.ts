@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { readThrottle, recordFailure } from "@/lib/server/auth/throttle";

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { Fragment } from "react";
-import { AccessLogTabs } from "@/components/gestao/access-log-tabs";
-import { DataTable } from "@/components/gestao/data-table";
-import { ATTRIBUTE_LABEL, formatDateTime } from "@/components/gestao/labels";
-import { Pagination } from "@/components/gestao/pagination";
-import { inputClass, secondaryButton, sectionTitle } from "@/components/gestao/styles";
+import { AccessLogTabs } from "@/components/management/access-log-tabs";
+import { DataTable } from "@/components/data-table";
+import { ATTRIBUTE_LABEL, formatDateTime } from "@/components/management/labels";
+import { Pagination } from "@/components/management/pagination";
+import { inputClass, secondaryButton, sectionTitle } from "@/components/management/styles";
 import { listSharingRuleChanges, type TRuleChange, type TRuleChangeRow, type TSharingRules } from "@/lib/server/management/list-sharing-rule-changes";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
 import { ROLE_LABEL } from "@/lib/labels";

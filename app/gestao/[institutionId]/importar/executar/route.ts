@@ -1,44 +1,13 @@
-import { NextResponse, type NextRequest } from "next/server";
-import { AppError, toResponse } from "@/lib/errors";
-import { getCurrentUser } from "@/lib/server/auth/current-user";
-import { resolveManagerScope } from "@/lib/server/management/resolve-manager-scope";
-import { requireInReach } from "@/lib/server/management/require-in-reach";
-import { streamImport } from "@/lib/server/management/stream-import";
-import { isSameOriginPost } from "@/lib/server/http/same-origin";
-import { IMPORT_MAX_BYTES, ZImportKindSchema } from "@/lib/validations/management";
+import type { NextRequest } from "next/server";
 import { otherMethods } from "@/lib/server/http/other-methods";
+import { respondImport } from "@/lib/server/management/respond-import";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/**
- * POST the CSV text (body) for ?tipo=<kind>[&validar=1]: answers NDJSON lines with the progress,
- * then the result (every bad row, or the count imported). Same-origin only: the session cookie
- * alone must not let another site start an import.
- */
+/** POST the CSV of an import (lib/server/management/respond-import.ts). */
 export async function POST(request: NextRequest, context: { params: Promise<{ institutionId: string }> }): Promise<Response> {
-  try {
-    if (!isSameOriginPost(request.headers, request.nextUrl.origin)) throw new AppError("forbidden", "Origem não permitida.");
-    const user = await getCurrentUser();
-    if (!user?.profile) throw new AppError("unauthorized", "Entre novamente para importar.");
-    const scope = await resolveManagerScope({ personId: user.personId, profileId: user.profile.id }).catch((error: unknown) => {
-      // Not a manager here: the same answer as an unknown institution. Anything else (a database
-      // outage) keeps its own answer.
-      throw error instanceof AppError ? new AppError("not_found", "Instituição não encontrada.") : error;
-    });
-    const { institutionId } = await context.params;
-    requireInReach({ scope, institutionId });
-    const kind = ZImportKindSchema.safeParse(request.nextUrl.searchParams.get("tipo"));
-    if (!kind.success) throw new AppError("bad_request", "Tipo de arquivo desconhecido.", { tipo: "Escolha o tipo de arquivo" });
-    const length = Number(request.headers.get("content-length") ?? 0);
-    if (length > IMPORT_MAX_BYTES) throw new AppError("payload_too_large", "Arquivo grande demais (máximo 8 MB).");
-    const csv = await request.text();
-    if (csv.length > IMPORT_MAX_BYTES) throw new AppError("payload_too_large", "Arquivo grande demais (máximo 8 MB).");
-    const body = streamImport({ scope, institutionId, kind: kind.data, csv, dryRun: request.nextUrl.searchParams.get("validar") === "1" });
-    return new NextResponse(body, { headers: { "Content-Type": "application/x-ndjson; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no" } });
-  } catch (error) {
-    return toResponse(error, { headers: { "Cache-Control": "no-store" } });
-  }
+  return respondImport(request, (await context.params).institutionId);
 }
 
 /** RFC 9110 §15.5.6: the other methods answer 405 with Allow (lib/server/http/other-methods.ts). */

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { ActionForm } from "@/components/gestao/action-form";
-import { ConfirmAction } from "@/components/gestao/confirm-action";
-import { formatCpf, ROLE_OPTIONS } from "@/components/gestao/labels";
-import { card, sectionTitle } from "@/components/gestao/styles";
+import { ActionForm } from "@/components/management/action-form";
+import { ConfirmAction } from "@/components/management/confirm-action";
+import { formatCpf, ROLE_OPTIONS } from "@/components/management/labels";
+import { card, sectionTitle } from "@/components/management/styles";
 import { ROLE_LABEL } from "@/lib/labels";
 import { getPersonDetail } from "@/lib/server/management/get-person-detail";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";

@@ -2,14 +2,14 @@
 // (mocked) next-auth reader; the decisions themselves are tested in
 // lib/server/oauth/oauth-flow.test.ts.
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import type { CurrentUser } from "@/lib/server/auth/current-user";
-import { createOAuthWorld, TEST_ISSUER, type TOAuthWorld } from "@/lib/server/oauth/testing";
+import { createOAuthWorld, TEST_ISSUER, type TOAuthWorld } from "@/test/fixtures/oauth";
 import { setupTestDatabase } from "@/test/database";
 import { GET as continueGet } from "@/app/oauth/continuar/route";
 import { GET, POST } from "./route";
-import { applicationPartner, partnerIdOf } from "@/lib/server/privacy/pairwise-testing";
+import { applicationPartner, partnerIdOf } from "@/test/fixtures/pairwise";
 
 const current = vi.hoisted(() => ({ user: null as CurrentUser | null }));
 vi.mock("@/lib/server/auth/current-user", () => ({ getCurrentUser: async () => current.user }));

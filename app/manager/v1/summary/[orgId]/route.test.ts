@@ -3,7 +3,7 @@
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
-import { createPartner, grantAccess, linkEdtech, type TPartner } from "@/lib/server/data-api/testing";
+import { createPartner, grantAccess, linkEdtech, type TPartner } from "@/test/fixtures/data-api";
 import type { TCounts, TSummaryNode } from "@/lib/server/data-api/summarize-events";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
 import { createClass } from "@/lib/server/school-data/create-class";

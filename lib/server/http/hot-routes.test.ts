@@ -1,0 +1,79 @@
+// The bridge server.mjs serves the hot routes through (hot-routes.ts), over real HTTP: method and
+// path matching, params, the body, headers and cookies; and a body the handler does not read
+// (refused by its size) costs the client neither its connection nor its next request.
+import http, { type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readRequestBody } from "./read-request-body";
+import { hotRoutes, registerHotRoutes } from "./hot-routes";
+
+let server: http.Server;
+let port = 0;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+function send(method: string, path: string, body?: string): Promise<{ status: number; text: string; headers: http.IncomingHttpHeaders; socket: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ port, path, method, agent, headers: body === undefined ? {} : { "content-type": "text/plain" } }, (res: IncomingMessage) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => (text += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers, socket: res.socket }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+beforeAll(async () => {
+  registerHotRoutes([
+    { method: "POST", path: "/echo", handler: async (request) => new Response(`${(await readRequestBody(request, 16)) ?? "too large"}`, { status: 200 }) },
+    {
+      method: "GET",
+      path: /^\/item\/(?<id>[^/]+)$/,
+      handler: (_request, params) => {
+        const headers = new Headers({ "x-item": params.id! });
+        headers.append("set-cookie", "a=1; Path=/");
+        headers.append("set-cookie", "b=2; Path=/");
+        return new Response(null, { status: 204, headers });
+      },
+    },
+    { method: "GET", path: "/boom", handler: () => { throw new Error("boom"); } },
+  ]);
+  server = http.createServer((req, res) => {
+    const route = hotRoutes()?.match(req);
+    if (route) void route(req, res);
+    else res.writeHead(404).end("not hot");
+  });
+  await new Promise<void>((resolve) => server.listen(0, resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  agent.destroy();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe("hot routes", () => {
+  it("serves the registered method and path, with decoded params, headers and every cookie", async () => {
+    const item = await send("GET", "/item/a%20b");
+    expect(item.status).toBe(204);
+    expect(item.headers["x-item"]).toBe("a b");
+    expect(item.headers["set-cookie"]).toEqual(["a=1; Path=/", "b=2; Path=/"]);
+    expect((await send("POST", "/item/x", "")).text).toBe("not hot");
+    expect((await send("GET", "/item/x/y")).text).toBe("not hot");
+    expect((await send("POST", "/echo?q=1", "hello")).text).toBe("hello");
+  });
+
+  it("keeps the connection when the handler does not read a large body, so the next request on it is answered", async () => {
+    const large = await send("POST", "/echo", "x".repeat(2_000_000));
+    expect(large).toMatchObject({ status: 200, text: "too large" });
+    const next = await send("POST", "/echo", "again");
+    expect(next).toMatchObject({ status: 200, text: "again" });
+    expect(next.socket).toBe(large.socket);
+  });
+
+  it("answers a handler that throws with a bare 500, and serves the next request", async () => {
+    expect((await send("GET", "/boom")).status).toBe(500);
+    expect((await send("POST", "/echo", "ok")).text).toBe("ok");
+  });
+});
