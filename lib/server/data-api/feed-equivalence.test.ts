@@ -5,7 +5,7 @@
 // exactly the events, in the order, that one plain SELECT … ORDER BY txid, seq returns; the
 // summary's maintained counts equal a GROUP BY after every round. Runs on PGlite and PostgreSQL.
 import { describe, expect, it } from "vitest";
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import { Role } from "@/lib/generated/prisma/enums";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
 import { transaction } from "@/lib/server/db/transaction";
@@ -15,7 +15,7 @@ import { setupTestDatabase } from "@/test/database";
 import { groupEvents } from "./count-event-tree";
 import { eventConditions, eventKindSql, HORIZON_SQL, queryEvents, type TEventFilters, type TFeedView } from "./query-events";
 import { readMaintainedCounts, type TCountRow } from "./read-maintained-counts";
-import { waitForVisibleEvents } from "./testing";
+import { waitForVisibleEvents } from "@/test/fixtures/data-api";
 
 const t = setupTestDatabase();
 

@@ -2,7 +2,7 @@
 // prisma/migrations/20261126140100_feed_clock_and_counts; docs/decisions/018-feed-clock-and-maintained-counts.md),
 // never a scan of the events. Equal to the GROUP BY of count-event-tree.ts with the same filters and
 // view (maintained-counts.test.ts checks it on random histories).
-import { database } from "@/lib/db";
+import { database } from "@/lib/server/db/database";
 import { Role } from "@/lib/generated/prisma/enums";
 import type { TEntityName, TEventKind } from "@/lib/validations/data-api";
 import { PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
