@@ -20,7 +20,7 @@ import os from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { createDatabase, setDatabase } from "@/lib/server/db/database";
-import { encodeCursor, type TCursorPosition } from "@/lib/server/data-api/cursor";
+import { encodeCursor, type TCursorPosition } from "@/lib/data-api/cursor";
 import { eventConditions, buildEventPageQuery, HORIZON_SQL, type TEventFilters, type TFeedView } from "@/lib/server/data-api/query-events";
 import { readMaintainedCounts } from "@/lib/server/data-api/read-maintained-counts";
 import { formatInZone } from "@/lib/server/data-api/time-zone";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fromZodError } from "@/lib/errors";
-import { encodeCursor } from "@/lib/server/data-api/cursor";
+import { encodeCursor } from "@/lib/data-api/cursor";
 import { DATA_QUERY_PARAMETERS, ZDataQuerySchema, ZSummaryQuerySchema, queryInput, requestedEntities } from "./data-api";
 
 const parse = (qs: string) => ZDataQuerySchema.safeParse(queryInput(new URLSearchParams(qs), Object.keys(DATA_QUERY_PARAMETERS)));

@@ -2,7 +2,7 @@
 // and the response shapes. The OpenAPI document (docs/api/data-api.openapi.json) is generated from
 // these schemas by lib/server/data-api/openapi.ts, so a change here changes the contract.
 import { z } from "zod";
-import { decodeCursor } from "@/lib/server/data-api/cursor";
+import { decodeCursor } from "@/lib/data-api/cursor";
 
 export const ENTITY_NAMES = ["usuario", "turma", "disciplinaProfessor", "turmaAluno", "responsavelAluno", "disciplina", "periodo"] as const;
 export type TEntityName = (typeof ENTITY_NAMES)[number];

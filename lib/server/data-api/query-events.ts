@@ -5,7 +5,7 @@ import { database } from "@/lib/server/db/database";
 import { Role } from "@/lib/generated/prisma/enums";
 import type { TEntityName, TEventKind, TPersonalAttribute } from "@/lib/validations/data-api";
 import { ENTITY_NAMES, EVENT_KINDS, PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
-import type { TCursorPosition } from "./cursor";
+import type { TCursorPosition } from "@/lib/data-api/cursor";
 
 /**
  * What one application is shown of the event log: its history under today's rules

@@ -14,7 +14,7 @@ import {
   type TEventKind,
 } from "@/lib/validations/data-api";
 import { authorizeDataAccess } from "./authorize-data-access";
-import { encodeCursor, laterPosition, type TCursorPosition } from "./cursor";
+import { encodeCursor, laterPosition, type TCursorPosition } from "@/lib/data-api/cursor";
 import { logDataAccess } from "./log-data-access";
 import { JsonStream, JsonText } from "@/lib/server/http/json-text";
 import { recordTextFilterByRole, toConfiguracao } from "./privacy";

@@ -11,6 +11,7 @@ import type { SigningKey as SigningKeyRow } from "@/lib/generated/prisma/client"
 import { env } from "@/lib/env";
 import { generateSigningKey, publicJwks, SIGNING_ALG, type SigningKey, type VerifyAccessTokenOptions } from "@/lib/oauth/jwt";
 import { decryptSecret, encryptSecret } from "@/lib/server/crypto/secret-box";
+import { transaction } from "@/lib/server/db/transaction";
 import { KEY_ROTATION_SECONDS, RETIRED_KEY_PUBLISH_SECONDS } from "./lifetimes";
 
 /** secret-box purpose of the private keys (re-sealed by reseal-secrets.ts after a rotation). */
@@ -52,8 +53,8 @@ export function forgetCachedSigningKeys(): void {
 /** Creates a key and retires every other active one, in one transaction. */
 export async function rotateSigningKey({ now = new Date() }: { now?: Date } = {}): Promise<SigningKey> {
   const key = await generateSigningKey();
-  const [row] = await db().$transaction([
-    db().signingKey.create({
+  const row = await transaction(async (tx) => {
+    const created = await tx.signingKey.create({
       data: {
         kid: key.kid,
         alg: key.alg,
@@ -61,9 +62,10 @@ export async function rotateSigningKey({ now = new Date() }: { now?: Date } = {}
         privateJwkEnc: encryptSecret(JSON.stringify(key.privateJwk), PURPOSE),
         createdAt: now,
       },
-    }),
-    db().signingKey.updateMany({ where: { retiredAt: null, kid: { not: key.kid } }, data: { retiredAt: now } }),
-  ]);
+    });
+    await tx.signingKey.updateMany({ where: { retiredAt: null, kid: { not: key.kid } }, data: { retiredAt: now } });
+    return created;
+  });
   forgetCachedSigningKeys();
   const signing = toSigningKey(row);
   activeKey = { key: signing, createdAt: row.createdAt, readAt: Date.now() };

@@ -6,7 +6,7 @@ import { resetEnvCache } from "@/lib/env";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { createApiKey } from "@/lib/server/api-keys/create-api-key";
 import { revokeApiKey } from "@/lib/server/api-keys/revoke-api-key";
-import { encodeCursor } from "@/lib/server/data-api/cursor";
+import { encodeCursor } from "@/lib/data-api/cursor";
 import { flushAccessLogs } from "@/lib/server/audit/log-access";
 import { createPartner, grantAccess, linkEdtech, waitForVisibleEvents, type TPartner } from "@/test/fixtures/data-api";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
