@@ -1,6 +1,7 @@
 import { db } from "@/lib/server/db/database";
 import { AppError } from "@/lib/errors";
 import type { TApiKeySummary } from "./verify-api-key";
+import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
 
 /**
  * Revokes an application's key; the next request with it is refused (verifyApiKey reads the row
@@ -8,8 +9,7 @@ import type { TApiKeySummary } from "./verify-api-key";
  */
 export async function revokeApiKey(options: { applicationId: string; apiKeyId: string; now?: Date }): Promise<TApiKeySummary> {
   const where = { id: options.apiKeyId, applicationId: options.applicationId };
-  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  if (!isUuid.test(options.apiKeyId) || !isUuid.test(options.applicationId)) throw new AppError("not_found", "Chave não encontrada.");
+  if (!isUuidText(options.apiKeyId) || !isUuidText(options.applicationId)) throw new AppError("not_found", "Chave não encontrada.");
   await db().apiKey.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: options.now ?? new Date() } });
   const apiKey = await db().apiKey.findFirst({
     where,

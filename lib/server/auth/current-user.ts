@@ -3,6 +3,7 @@ import { redirect } from "next/navigation";
 import type { NextRequest } from "next/server";
 import { cache } from "react";
 import { authOptions } from "@/lib/server/auth/auth-options";
+import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
 import { database } from "@/lib/server/db/database";
 import type { InstitutionKind, Role } from "@/lib/generated/prisma/client";
 import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
@@ -28,12 +29,10 @@ SELECT pe.id AS "personId", pe.name,
   LEFT JOIN "Institution" i ON i.id = pr."institutionId"
  WHERE pe.id = $1::uuid`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The person and chosen profile a session names, re-read from the database. */
 async function loadUser(personId: string, profileId: string | null | undefined): Promise<CurrentUser | null> {
-  if (!UUID.test(personId)) return null;
-  const [user] = await database().sql.query<CurrentUser>(USER_SQL, [personId, profileId && UUID.test(profileId) ? profileId : null], { prepared: true });
+  if (!isUuidText(personId)) return null;
+  const [user] = await database().sql.query<CurrentUser>(USER_SQL, [personId, profileId && isUuidText(profileId) ? profileId : null], { prepared: true });
   return user ?? null;
 }
 
