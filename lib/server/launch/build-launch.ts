@@ -8,7 +8,7 @@ import { decryptSecret } from "@/lib/server/crypto/secret-box";
 import { logLaunch } from "@/lib/server/audit/log-launch";
 import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
-import { ruleRowsSql, sharingRuleOf, type TRuleRow } from "@/lib/server/privacy/resolve-sharing-rule";
+import { ruleRowsColumnSql, sharingRuleOf, type TRuleRow } from "@/lib/server/privacy/resolve-sharing-rule";
 import { LTI_SECRET_PURPOSE } from "@/lib/server/tools/lti-secret-purpose";
 import type { TActingProfile } from "@/lib/server/tools/acting-profile";
 import { usablePlacementCondition } from "@/lib/server/tools/find-usable-placement-ids";
@@ -53,8 +53,7 @@ interface TPlacementRow {
 // rule rows at the placement's institution (the rule engine's own sub-select).
 const PLACEMENT_SQL = `
 SELECT p.id, p.title, p."customParams", p."institutionId",
-       (SELECT coalesce(json_agg(x ORDER BY x.depth), '[]')
-          FROM (${ruleRowsSql("tool", { institution: `p."institutionId"`, edtech: `t."edtechId"`, partner: "t.id" })}) x) AS "ruleRows",
+       ${ruleRowsColumnSql("tool", { institution: `p."institutionId"`, edtech: `t."edtechId"`, partner: "t.id" })} AS "ruleRows",
        CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id, 'name', c.name, 'periodName', pd.name) END AS class,
        json_build_object('id', t.id, 'edtechId', t."edtechId", 'title', t.title, 'launchUrl', t."launchUrl",
                          'consumerKey', t."consumerKey", 'sharedSecretEnc', t."sharedSecretEnc") AS tool,

@@ -20,7 +20,7 @@ import { recordFilter } from "@/lib/server/data-api/privacy";
 import { personAttributes } from "@/lib/server/school-data/snapshots";
 import type { TPersonalAttribute } from "@/lib/validations/data-api";
 import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
-import { ruleRowsSql, sharingRuleOf, type TRuleRow } from "@/lib/server/privacy/resolve-sharing-rule";
+import { ruleRowsColumnSql, sharingRuleOf, type TRuleRow } from "@/lib/server/privacy/resolve-sharing-rule";
 import { ourTokenVerification } from "./signing-keys";
 
 export const USER_INFO_SCOPE = "user.info";
@@ -100,8 +100,7 @@ interface TTokenRecord {
 // back as UTC midnight, as Prisma gives it.
 const TOKEN_RECORD_SQL = `
 SELECT t."profileId", t.scope, t."revokedAt", t."expiresAt",
-       (SELECT coalesce(json_agg(x ORDER BY x.depth), '[]')
-          FROM (${ruleRowsSql("application", { institution: `pr."institutionId"`, edtech: `a."edtechId"`, partner: "a.id" })}) x) AS "ruleRows",
+       ${ruleRowsColumnSql("application", { institution: `pr."institutionId"`, edtech: `a."edtechId"`, partner: "a.id" })} AS "ruleRows",
        json_build_object('id', a.id, 'clientId', a."clientId", 'edtechId', a."edtechId") AS application,
        pr.role,
        CASE WHEN i.id IS NULL THEN NULL ELSE json_build_object('id', i.id, 'name', i.name, 'kind', i.kind) END AS institution,

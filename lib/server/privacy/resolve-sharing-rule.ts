@@ -72,6 +72,14 @@ SELECT up.id, up.depth,
  ORDER BY up.depth`;
 }
 
+/**
+ * The rule rows as one JSON array column (nearest first), for a statement that reads its rule in
+ * the same round trip as the rest: launch and user info; `refs` as for ruleRowsSql.
+ */
+export function ruleRowsColumnSql(kind: TSharingPartner["kind"], refs: { institution: string; edtech: string; partner: string }): string {
+  return `(SELECT coalesce(json_agg(x ORDER BY x.depth), '[]') FROM (${ruleRowsSql(kind, refs)}) x)`;
+}
+
 const SQL: Record<TSharingPartner["kind"], string> = { application: ruleRowsSql("application"), tool: ruleRowsSql("tool") };
 
 /** Whether the partner's edtech has a contract at the institution or above, enabled or not yet. */
