@@ -19,7 +19,7 @@ import { verifyPkce } from "@/lib/oauth/pkce";
 import { hashSecret } from "@/lib/oauth/secret";
 import type { TokenRequest } from "@/lib/oauth/token-request";
 import { logIdTokenIssued } from "@/lib/server/audit/log-id-token";
-import { signTokens, TOKEN_ROW_COLUMNS, type TTokenRow } from "./issue-tokens";
+import { recordTokenRowsSql, signTokens, type TTokenRow } from "./issue-tokens";
 import { getSigningKey } from "./signing-keys";
 
 export interface TTokenResponse {
@@ -55,9 +55,7 @@ const CLAIM_SQL = `UPDATE "AuthorizationCode" SET "usedAt" = $2 WHERE id = $1 AN
 /** The claim and the tokens' rows: the rows are written only if this request spent the code. */
 const CLAIM_AND_RECORD_SQL = `
 WITH claimed AS (${CLAIM_SQL})
-INSERT INTO "AccessToken" (jti, "applicationId", "profileId", "codeId", scope, "createdAt", "expiresAt")
-SELECT r.jti, r."applicationId", r."profileId", claimed.id, r.scope, r."createdAt", r."expiresAt"
-  FROM claimed, jsonb_to_recordset($3::jsonb) AS r(${TOKEN_ROW_COLUMNS})
+${recordTokenRowsSql("$3", "EXISTS (SELECT 1 FROM claimed)")}
 RETURNING jti`;
 
 const REVOKE_SQL = `UPDATE "AccessToken" SET "revokedAt" = $2 WHERE "codeId" = $1 AND "revokedAt" IS NULL`;

@@ -42,13 +42,20 @@ export interface TTokenRow {
   expiresAt: Date;
 }
 
-/** The rows as one jsonb parameter, for `jsonb_to_recordset($n::jsonb) AS r(${TOKEN_ROW_COLUMNS})`. */
-export const TOKEN_ROW_COLUMNS = `jti text, "applicationId" uuid, "profileId" uuid, "codeId" uuid, scope text, "createdAt" timestamptz, "expiresAt" timestamptz`;
-
-const RECORD_SQL = `
+/**
+ * The INSERT of token rows given as one jsonb parameter (`rowsParam`, e.g. `$1`) — optionally only
+ * `when` a condition holds (exchange-code.ts: only if this request claimed the code).
+ */
+export function recordTokenRowsSql(rowsParam: string, when?: string): string {
+  return `
 INSERT INTO "AccessToken" (jti, "applicationId", "profileId", "codeId", scope, "createdAt", "expiresAt")
 SELECT r.jti, r."applicationId", r."profileId", r."codeId", r.scope, r."createdAt", r."expiresAt"
-  FROM jsonb_to_recordset($1::jsonb) AS r(${TOKEN_ROW_COLUMNS})`;
+  FROM jsonb_to_recordset(${rowsParam}::jsonb)
+       AS r(jti text, "applicationId" uuid, "profileId" uuid, "codeId" uuid, scope text, "createdAt" timestamptz, "expiresAt" timestamptz)
+${when ? ` WHERE ${when}` : ""}`;
+}
+
+const RECORD_SQL = recordTokenRowsSql("$1");
 
 /**
  * Signs the access token (RFC 9068 JWT) and/or the id token (OIDC Core §2; at_hash binds it to
