@@ -1,4 +1,4 @@
-// Run once by Next when the server starts (app.prepare() in server.mjs): registers the routes
+// Run once by Next, on the server's first request (server.mjs sends itself one): registers the routes
 // server.mjs answers without Next's router, with the route files' own handlers
 // (lib/server/http/hot-routes.ts, docs/decisions/021-hot-routes-beside-next.md).
 export async function register(): Promise<void> {

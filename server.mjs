@@ -37,13 +37,23 @@ const SHUTDOWN_GRACE_MS = 10_000;
 const app = next({ dev: false, dir: import.meta.dirname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
-const distDir = process.env.HUB_NEXT_DIST_DIR || ".next";
-// The routes answered without Next's router, registered by instrumentation.ts during prepare()
-// (lib/server/http/hot-routes.ts, docs/decisions/021-hot-routes-beside-next.md).
-// In production Next runs register() when its first request arrives: server.mjs sends itself one
-// (/healthz) once listening, and until then these paths go through Next, to the same handlers.
+// The routes answered without Next's router, registered by instrumentation.ts
+// (lib/server/http/hot-routes.ts, docs/decisions/021-hot-routes-beside-next.md). In production Next
+// runs register() when its first request arrives: server.mjs sends itself one (/healthz) once
+// listening, and until then these paths go through Next, to the same handlers.
 /** @typedef {{ match(req: http.IncomingMessage): ((req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>) | null }} HotRoutes */
-const HOT_ROUTES = Symbol.for("hub.hotRoutes");
+const HOT_ROUTES = "hub.hotRoutes";
+
+/**
+ * What instrumentation.ts left on globalThis under `name` (its registries are symbol-keyed there,
+ * the one place both Next's build and this plain module can reach).
+ * @param {string} name
+ * @returns {unknown}
+ */
+function registered(name) {
+  return /** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (globalThis))[Symbol.for(name)];
+}
+
 /** @type {HotRoutes | undefined} */
 let hotRoutes;
 const compress = compressionEnabled() ? createCompression() : null;
@@ -55,8 +65,9 @@ const isRouteHandler = routeHandlerMatcher(routesManifest);
 
 /** @returns {Record<string, string>} */
 function readRoutesManifest() {
+  const distDir = path.join(import.meta.dirname, process.env.HUB_NEXT_DIST_DIR || ".next");
   try {
-    return JSON.parse(readFileSync(path.join(import.meta.dirname, distDir, "app-path-routes-manifest.json"), "utf8"));
+    return JSON.parse(readFileSync(path.join(distDir, "app-path-routes-manifest.json"), "utf8"));
   } catch (error) {
     logger.warn({ err: error }, "No routes manifest: the access log masks every path segment");
     return {};
@@ -90,7 +101,7 @@ const server = http.createServer((req, res) => {
  */
 function serve(req, res) {
   compress?.(req, res);
-  hotRoutes ??= /** @type {HotRoutes | undefined} */ (/** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (globalThis))[HOT_ROUTES]);
+  hotRoutes ??= /** @type {HotRoutes | undefined} */ (registered(HOT_ROUTES));
   const hot = hotRoutes?.match(req);
   (hot ? hot(req, res) : handle(req, res)).catch((error) => {
     // Next answers its own errors; this is for a failure of the handler itself.
@@ -147,7 +158,7 @@ async function shutdown(signal) {
   const { forced } = await drainServer(server, { graceMs: SHUTDOWN_GRACE_MS }); // same promise on a second signal
   if (forced) logger.warn(`Requests still running after ${SHUTDOWN_GRACE_MS} ms were cut`);
   // What the requests left to write (the access log's last batch), registered by instrumentation.ts.
-  const tasks = /** @type {Array<() => Promise<void>>} */ (/** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (globalThis))[Symbol.for("hub.shutdownTasks")] ?? []);
+  const tasks = /** @type {Array<() => Promise<void>> | undefined} */ (registered("hub.shutdownTasks")) ?? [];
   await Promise.all(tasks.map((task) => task().catch((error) => logger.error({ err: error }, "A shutdown task failed"))));
   await app.close().catch((error) => logger.error({ err: error }, "Closing Next failed"));
   process.exit(0);

@@ -4,7 +4,7 @@
 // files stay the one place that turns HTTP into a call and back; this module only matches the
 // method and path and bridges node:http to the handler's Request/Response.
 //
-// instrumentation.ts (compiled by Next, run by app.prepare()) registers the handlers here; the
+// instrumentation.ts (compiled by Next, run on its first request) registers the handlers here; the
 // registry lives on globalThis because server.mjs, a plain module outside Next's build, reads it.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { NextRequest } from "next/server";
