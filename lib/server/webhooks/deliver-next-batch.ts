@@ -7,7 +7,7 @@ import { encodeCursor } from "@/lib/data-api/cursor";
 import { database } from "@/lib/server/db/database";
 import { readFeedPage, type TFeedPage } from "@/lib/server/data-api/read-data-page";
 import type { TLookupAll } from "@/lib/server/developer/launch-test/resolve-launch-target";
-import { sendWebhook } from "./send-webhook";
+import { sendWebhook, type TSendResult } from "./send-webhook";
 
 export interface TDeliverySettings {
   /** Names this instance in the attempt log. */
@@ -40,20 +40,13 @@ export const DEFAULT_DELIVERY_SETTINGS: Omit<TDeliverySettings, "worker"> = {
 /** While an application has no access to the institution (contract or access removed), its cursor waits this long. */
 const NO_ACCESS_RETRY_MS = 60_000;
 
-interface TClaimed {
+interface TClaimed extends TBatchEndpoint {
   id: string;
-  endpointId: string;
   institutionId: string;
   position: string | null;
   failures: number;
   failingSince: Date | null;
   pendingLimit: number | null;
-  applicationId: string;
-  edtechId: string;
-  url: string;
-  secretSealed: string;
-  entities: string[];
-  kinds: string[];
 }
 
 // One statement: the row is locked by the sub-select (SKIP LOCKED: another worker's claim in
@@ -112,24 +105,84 @@ export function batchQuery(options: { position: string | null; limit: number; en
   return query;
 }
 
+/** What a batch is sent to: an endpoint and its application. */
+export interface TBatchEndpoint {
+  endpointId: string;
+  applicationId: string;
+  edtechId: string;
+  url: string;
+  secretSealed: string;
+  entities: string[];
+  kinds: string[];
+}
+
+/** The batch of the feed after `from` (null: the start), as the Data API answers it to the endpoint's application. */
+export function readBatch(endpoint: TBatchEndpoint, institutionId: string, from: string | null, limit: number): Promise<TFeedPage> {
+  return readFeedPage({
+    reader: { applicationId: endpoint.applicationId, edtechId: endpoint.edtechId },
+    orgId: institutionId,
+    searchParams: batchQuery({ position: from, limit, entities: endpoint.entities, kinds: endpoint.kinds }),
+    logFilters: { webhook: endpoint.endpointId },
+    logEmpty: false,
+  });
+}
+
+export type TAttemptTrigger = "delivery" | "retry" | "replay" | "test";
+
+/** Signs and POSTs one message, and records the attempt (never the body). */
+export async function sendAndRecord(options: {
+  endpoint: TBatchEndpoint;
+  institutionId: string | null;
+  messageId: string;
+  payload: string;
+  trigger: TAttemptTrigger;
+  range: { from: string | null; to: string | null; eventCount: number };
+  settings: Pick<TDeliverySettings, "worker" | "allowPrivateNetwork" | "lookup" | "timeoutMs">;
+}): Promise<TSendResult> {
+  const { endpoint, settings } = options;
+  const result = await sendWebhook({
+    url: endpoint.url,
+    secretSealed: endpoint.secretSealed,
+    messageId: options.messageId,
+    payload: options.payload,
+    ...(settings.allowPrivateNetwork !== undefined ? { allowPrivateNetwork: settings.allowPrivateNetwork } : {}),
+    ...(settings.lookup ? { lookup: settings.lookup } : {}),
+    ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
+  });
+  await database().sql.query(ATTEMPT_SQL, [
+    endpoint.endpointId, options.institutionId, options.messageId, options.trigger, options.range.from, options.range.to, options.range.eventCount,
+    result.latencyMs, result.status, result.ok, result.error, settings.worker,
+  ]);
+  return result;
+}
+
+/** Sends a batch read with readBatch, under its stable webhook-id. */
+export function sendBatch(endpoint: TBatchEndpoint, institutionId: string, from: string | null, page: TFeedPage, trigger: TAttemptTrigger, settings: Pick<TDeliverySettings, "worker" | "allowPrivateNetwork" | "lookup" | "timeoutMs">): Promise<TSendResult> {
+  const to = encodeCursor(page.last!);
+  return sendAndRecord({
+    endpoint,
+    institutionId,
+    messageId: batchMessageId(endpoint.endpointId, institutionId, from, to),
+    payload: batchPayload(institutionId, page),
+    trigger,
+    range: { from, to, eventCount: page.eventCount },
+    settings,
+  });
+}
+
 export type TStepResult = "none" | "caught_up" | "no_access" | "delivered" | "failed" | "lease_lost";
+
+const durationText = (ms: number) => (ms >= 3_600_000 ? `${Math.round(ms / 3_600_000)} h` : `${Math.max(1, Math.round(ms / 60_000))} min`);
 
 /** One step of the worker loop; "none" when no cursor is due. */
 export async function deliverNextBatch(settings: TDeliverySettings): Promise<TStepResult> {
   const sql = database().sql;
   const token = randomUUID();
-  const [claimed] = await sql.query<TClaimed>(CLAIM_SQL, [token, settings.leaseMs]);
-  if (!claimed) return "none";
-  const c = claimed;
+  const [c] = await sql.query<TClaimed>(CLAIM_SQL, [token, settings.leaseMs]);
+  if (!c) return "none";
   let page: TFeedPage;
   try {
-    page = await readFeedPage({
-      reader: { applicationId: c.applicationId, edtechId: c.edtechId },
-      orgId: c.institutionId,
-      searchParams: batchQuery({ position: c.position, limit: c.pendingLimit ?? settings.batchSize, entities: c.entities, kinds: c.kinds }),
-      logFilters: { webhook: c.endpointId },
-      logEmpty: false,
-    });
+    page = await readBatch(c, c.institutionId, c.position, c.pendingLimit ?? settings.batchSize);
   } catch (error) {
     const refused = error instanceof AppError;
     await sql.query(RELEASE_SQL, [c.id, token, refused ? NO_ACCESS_RETRY_MS : settings.idleMs, refused ? `Sem acesso aos dados da instituição: ${error.message}` : null]);
@@ -141,29 +194,14 @@ export async function deliverNextBatch(settings: TDeliverySettings): Promise<TSt
     const [moved] = await sql.query<{ id: string }>(`${ADVANCE_SQL} RETURNING id`, [c.id, token, resume, settings.idleMs, false]);
     return moved ? "caught_up" : "lease_lost";
   }
-  const to = encodeCursor(page.last!);
-  const messageId = batchMessageId(c.endpointId, c.institutionId, c.position, to);
-  const result = await sendWebhook({
-    url: c.url,
-    secretSealed: c.secretSealed,
-    messageId,
-    payload: batchPayload(c.institutionId, page),
-    ...(settings.allowPrivateNetwork !== undefined ? { allowPrivateNetwork: settings.allowPrivateNetwork } : {}),
-    ...(settings.lookup ? { lookup: settings.lookup } : {}),
-    ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
-  });
-  await sql.query(ATTEMPT_SQL, [
-    c.endpointId, c.institutionId, messageId, c.failures > 0 ? "retry" : "delivery", c.position, to, page.eventCount,
-    result.latencyMs, result.status, result.ok, result.error, settings.worker,
-  ]);
+  const result = await sendBatch(c, c.institutionId, c.position, page, c.failures > 0 ? "retry" : "delivery", settings);
   if (result.ok) {
     const [moved] = await sql.query<{ id: string }>(`${ADVANCE_SQL} RETURNING id`, [c.id, token, resume, page.hasMore ? 0 : settings.idleMs, true]);
     return moved ? "delivered" : "lease_lost";
   }
   const [failed] = await sql.query<{ expired: boolean }>(FAIL_SQL, [c.id, token, backoffMs(c.failures + 1, settings), page.eventCount, result.error, settings.disableAfterMs]);
   if (failed?.expired) {
-    const hours = Math.round(settings.disableAfterMs / 3_600_000);
-    await sql.query(DISABLE_SQL, [c.endpointId, `Desativado após ${c.failures + 1} tentativas sem sucesso por mais de ${hours} h. Última falha: ${result.error ?? "desconhecida"}`]);
+    await sql.query(DISABLE_SQL, [c.endpointId, `Desativado após ${c.failures + 1} tentativas sem sucesso em mais de ${durationText(settings.disableAfterMs)}. Última falha: ${result.error ?? "desconhecida"}`]);
   }
   return failed ? "failed" : "lease_lost";
 }
