@@ -14,6 +14,7 @@ export default function DeveloperLayout({ children }: { children: ReactNode }) {
         <Link href="/desenvolvedor" className="text-slate-700 hover:underline">Visão geral</Link>
         <Link href="/desenvolvedor/ferramentas/nova" className="text-slate-700 hover:underline">Nova ferramenta</Link>
         <Link href="/desenvolvedor/aplicacoes/nova" className="text-slate-700 hover:underline">Nova aplicação</Link>
+        <Link href="/desenvolvedor/sandbox" className="text-slate-700 hover:underline">Sandbox</Link>
         <Link href="/desenvolvedor/atividade" className="text-slate-700 hover:underline">Atividade</Link>
       </nav>
       {children}

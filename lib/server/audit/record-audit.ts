@@ -16,7 +16,9 @@ export type TDeveloperAuditAction =
   | "api_key.revoke"
   | "webhook.create"
   | "webhook.delete"
-  | "webhook.enable";
+  | "webhook.enable"
+  | "sandbox.create"
+  | "sandbox.generate_changes";
 
 export interface TAuditEntry {
   actorPersonId: string;
