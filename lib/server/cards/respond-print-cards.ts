@@ -20,7 +20,7 @@ export function respondPrintCards(request: NextRequest, params: { institutionId:
     if (cls.institutionId !== params.institutionId.toLowerCase()) throw new AppError("not_found", "Turma não encontrada.");
     const cards = await issueClassCards({ cls, actorPersonId: user.personId });
     const pdf = await renderCardsPdf({ cls, cards });
-    const html = renderCardSheet({ cls, cards, pdf, backHref: `/gestao/${cls.institutionId}/turmas/${cls.id}` });
+    const html = renderCardSheet({ cls, cards, pdf, backHref: user.profile.role === "professor" ? `/turmas/${cls.id}` : `/gestao/${cls.institutionId}/turmas/${cls.id}` });
     return new Response(html, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
   });
 }
