@@ -30,11 +30,11 @@ test("a teacher pins a tool and sees it first; a class page shows that class's t
   await expect(page.getByRole("table", { name: "Professores por disciplina" }).getByRole("link", { name: teacher.name })).toBeVisible();
   await page.goto(`/gestao/${schoolId}/ferramentas`);
   const place = page.getByRole("form", { name: "Disponibilizar ferramenta" });
-  await place.getByLabel("Ferramenta", { exact: true }).selectOption({ label: "Ferramenta de Demonstração — Edtech Demo" });
+  await place.getByRole("combobox", { name: /^Ferramenta/ }).selectOption({ label: "Ferramenta de Demonstração — Edtech Demo" });
   await place.getByLabel("Título no Hub").fill(placementTitle);
   await place.getByLabel("Uma turma").check();
-  const classOption = await place.getByLabel("Turma", { exact: true }).locator("option", { hasText: className }).getAttribute("value");
-  await place.getByLabel("Turma", { exact: true }).selectOption(classOption!);
+  const classOption = await place.getByRole("combobox", { name: /^Turma/ }).locator("option", { hasText: className }).getAttribute("value");
+  await place.getByRole("combobox", { name: /^Turma/ }).selectOption(classOption!);
   await place.getByRole("button", { name: "Disponibilizar" }).click();
   await expect(place.getByRole("status")).toHaveText("Ferramenta disponibilizada.");
 
