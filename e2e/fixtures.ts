@@ -1,3 +1,4 @@
+import { crc32, deflateSync } from "node:zlib";
 import { expect, test as base, type APIRequestContext, type Page } from "@playwright/test";
 
 export const DEMO_PASSWORD = "hub-demo";
@@ -84,9 +85,14 @@ export async function linkEdtechAndPlaceTool(page: Page, options: { networkId: s
   await link.getByRole("button", { name: "Vincular edtech" }).click();
   await expect(page.getByRole("button", { name: `Desvincular ${options.edtech}` })).toBeVisible();
 
-  await page.goto(`/gestao/${options.schoolId}/ferramentas`);
+  await placeTool(page, options.schoolId, `${options.tool} — ${options.edtech}`);
+}
+
+/** Places a tool (its option label, "Tool — Edtech") for the whole school, as the signed-in manager. */
+export async function placeTool(page: Page, schoolId: string, label: string): Promise<void> {
+  await page.goto(`/gestao/${schoolId}/ferramentas`);
   const place = page.getByRole("form", { name: "Disponibilizar ferramenta" });
-  await place.getByLabel("Ferramenta").selectOption({ label: `${options.tool} — ${options.edtech}` });
+  await place.getByLabel("Ferramenta").selectOption({ label });
   await place.getByRole("button", { name: "Disponibilizar" }).click();
   await expect(place.getByRole("status")).toHaveText("Ferramenta disponibilizada.");
 }
@@ -101,6 +107,30 @@ export async function addPerson(page: Page, schoolId: string, person: { name: st
   await form.getByLabel("Senha inicial").fill(person.password);
   await form.getByRole("button", { name: "Cadastrar" }).click();
   await expect(form.getByRole("status")).toHaveText("Pessoa cadastrada.");
+}
+
+/** A real solid-colour PNG, built here so the test needs no fixture files. */
+export function png(width = 64, height = 64): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const out = Buffer.alloc(8 + data.length + 4);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = 2;
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x2a)]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 export const test = base;

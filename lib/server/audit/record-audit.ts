@@ -22,8 +22,8 @@ export type TDeveloperAuditAction =
 
 export interface TAuditEntry {
   actorPersonId: string;
-  action: TDeveloperAuditAction | `${"placement" | "institution" | "application_access" | "tool_sharing" | "edtech_link"}.${string}`;
-  targetType: "tool" | "application" | "webhook_endpoint" | "api_key" | "placement" | "institution" | "application_access" | "tool_sharing" | "edtech_link";
+  action: TDeveloperAuditAction | `${"placement" | "institution" | "application_access" | "tool_sharing" | "edtech_link" | "card"}.${string}`;
+  targetType: "tool" | "application" | "webhook_endpoint" | "api_key" | "placement" | "institution" | "application_access" | "tool_sharing" | "edtech_link" | "class" | "sign_in_card";
   targetId: string;
   edtechId?: string | null;
   institutionId?: string | null;
