@@ -21,8 +21,10 @@ test("an edtech creates a sandbox, generates changes, sees deliveries and sends 
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
+      // Deliveries start as soon as the endpoint exists, before the test has read its secret: not ready yet, try later.
+      if (!webhook) return void res.writeHead(503).end();
       try {
-        const payload = webhook!.verify(Buffer.concat(chunks).toString("utf8"), req.headers as Record<string, string>) as { type: string; instituicaoId?: string };
+        const payload = webhook.verify(Buffer.concat(chunks).toString("utf8"), req.headers as Record<string, string>) as { type: string; instituicaoId?: string };
         received.push({ id: String(req.headers["webhook-id"]), type: payload.type, ...(payload.instituicaoId ? { instituicaoId: payload.instituicaoId } : {}) });
         res.writeHead(204).end();
       } catch {

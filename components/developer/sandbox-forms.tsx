@@ -16,6 +16,9 @@ export function CreateSandboxForm({ action, edtechId }: { action: TFormAction<TC
         <>
           <FormMessage state={state} />
           {state.result.keys.map((k) => <ShownOnceSecret key={k.applicationName} label={`Chave da API de dados de ${k.applicationName} (sandbox)`} value={k.key} />)}
+          <p className="text-sm">
+            Depois de copiar as chaves, <a href="/desenvolvedor/sandbox" className="font-medium text-brand-700 hover:underline">veja a rede, a senha e os usuários sandbox</a>.
+          </p>
         </>
       )}
       {state.status === "error" && <FormMessage state={state} />}

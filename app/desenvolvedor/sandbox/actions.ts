@@ -11,7 +11,7 @@ import { parseForm, type TFormState } from "@/lib/validations/form";
 export async function createSandboxAction(_previous: TFormState<TCreatedSandbox>, form: FormData): Promise<TFormState<TCreatedSandbox>> {
   return runFormAction(form, requireActingPersonId, async (actorPersonId) => {
     const created = await createSandbox({ actorPersonId, edtechId: parseForm(ZDeveloperFormSchema, form).edtechId });
-    refresh();
+    // No refresh: the page would replace this form, and the keys it shows once, with the network.
     return { message: "Rede sandbox criada.", result: created };
   });
 }
