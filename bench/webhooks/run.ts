@@ -5,8 +5,8 @@
 //
 //   DATABASE_URL=postgresql://postgres:postgres@localhost:5432/postgres npx tsx bench/webhooks/run.ts [--rate 100] [--seconds 30] [--backlog 20000]
 //
-// 1. Lag: one writer commits 10 events every 100 ms (3 new enrolled students and 4 renames per
-//    tick, through lib/server/school-data) while the worker (production settings) delivers. The lag
+// 1. Lag: one writer commits 10 events every 100 ms (3 new enrolled students, then 4 renames in a
+//    second transaction, through lib/server/school-data) while the worker (production settings) delivers. The lag
 //    of an event is the time from its transaction's commit to the receipt of the batch that holds
 //    it; one writer commits in feed order, so the n-th event delivered is the n-th written.
 // 2. Throughput: a backlog written with the worker stopped, then delivered from start to end.
@@ -14,6 +14,7 @@ import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { resetEnvCache } from "@/lib/env";
 import { db, setDatabase } from "@/lib/server/db/database";
+import { transaction } from "@/lib/server/db/transaction";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
 import { createClass } from "@/lib/server/school-data/create-class";
 import { createPeriod } from "@/lib/server/school-data/create-period";
@@ -68,20 +69,22 @@ const until = async (target: number, timeoutMs: number) => {
 
 let serial = 0;
 const people: string[] = [];
-/** `n` events in a few transactions: new enrolled students (2 events each) and renames (1 each). */
+/** `n` events in two transactions: new enrolled students (2 events each), then renames (1 each). */
 async function tick(n: number): Promise<number> {
   const renames = Math.min(people.length, Math.floor(n * 0.4));
   const fresh = Math.ceil((n - renames) / 2);
   const { profileIds } = await importStudents({ institutionId: school, students: Array.from({ length: fresh }, () => ({ person: { name: `Aluno ${++serial}`, email: `a${serial}@bench.test` }, classId })) });
   const rows = await db().profile.findMany({ where: { id: { in: profileIds } }, select: { personId: true } });
-  for (let k = 0; k < renames; k++) await updatePerson({ personId: people[(serial * 7 + k) % people.length]!, changes: { name: `Renomeado ${++serial}` } });
+  await transaction(async (tx) => {
+    for (let k = 0; k < renames; k++) await updatePerson({ personId: people[(serial * 7 + k) % people.length]!, changes: { name: `Renomeado ${++serial}` } }, { tx });
+  });
   people.push(...rows.map((r) => r.personId));
   return 2 * fresh + renames;
 }
 
 // Start: the setup's events delivered, then the lag run.
 let worker = startWebhookWorker({ allowPrivateNetwork: true });
-await until(3, 30_000);
+await until(await db().changeEvent.count(), 30_000);
 const base = deliveredNow();
 const commits: Array<{ upTo: number; at: number }> = [];
 let written = base;
