@@ -6,7 +6,6 @@ import { AppError } from "@/lib/errors";
 import { buildLtiClaims, type TClaimsInput } from "@/lib/lti13/claims";
 import { checkAuthenticationRequest, parseAuthenticationRequest, type TAuthenticationRule } from "@/lib/lti13/authentication-request";
 import { openMessageHint, type TMessageHint } from "@/lib/lti13/message-hint";
-import { signIdToken } from "@/lib/oauth/jwt";
 import { logAccess } from "@/lib/server/audit/log-access";
 import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
 import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
@@ -14,12 +13,11 @@ import { database } from "@/lib/server/db/database";
 import { PLACEMENT_SQL, TOOL_CONSUMER_INSTANCE_NAME, ZCustomParamsSchema, LAUNCH_REFUSED, type TBuiltLaunch, type TPlacementRow } from "@/lib/server/launch/build-launch";
 import { personalLaunchFields } from "@/lib/server/launch/personal-launch-fields";
 import { rememberNonce } from "@/lib/server/lti-nonces/remember-nonce";
-import { getSigningKey } from "@/lib/server/oauth/signing-keys";
 import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { sharingRuleOf } from "@/lib/server/privacy/resolve-sharing-rule";
 import type { TActingProfile } from "@/lib/server/tools/acting-profile";
 import { deepLinkingIdToken } from "./deep-linking";
-import { LTI13_ID_TOKEN_SECONDS } from "./id-token-lifetime";
+import { signLti13IdToken } from "./sign-lti13-id-token";
 import { messageHintKey } from "./message-hint-key";
 import { LTI13_PATHS } from "./platform-facts";
 
@@ -122,16 +120,7 @@ async function resourceLinkIdToken(options: {
     // NRPS 2.0 §3.5: a class placement lets the tool read that class's members (/lti13/token first).
     membershipsUrl: placement.class ? `${base}${LTI13_PATHS.memberships}/${placement.class.id}` : undefined,
   };
-  const token = await signIdToken({
-    key: await getSigningKey({ now: options.now }),
-    issuer: base,
-    clientId: registration.clientId,
-    subject: options.sub,
-    nonce: options.nonce,
-    expiresInSeconds: LTI13_ID_TOKEN_SECONDS,
-    now: options.now,
-    extraClaims: { ...buildLtiClaims(input), azp: registration.clientId },
-  });
+  const token = await signLti13IdToken({ claims: buildLtiClaims(input), clientId: registration.clientId, sub: options.sub, nonce: options.nonce, now: options.now });
   const attributes = [...(input.name ? ["lis_person_name_full"] : []), ...(input.email ? ["lis_person_contact_email_primary"] : [])];
   logAccess({ channel: "lti_launch", toolId: placement.tool.id, institutionId: profile.institutionId, profileId: profile.id, attributes, status: 200 });
   return { token, toolTitle: placement.tool.title };

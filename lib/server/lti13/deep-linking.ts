@@ -8,18 +8,16 @@ import { AppError } from "@/lib/errors";
 import { buildLtiClaims } from "@/lib/lti13/claims";
 import { openMessageHint, sealMessageHint } from "@/lib/lti13/message-hint";
 import { verifyDeepLinkingResponse } from "@/lib/lti13/tool-jwt";
-import { signIdToken } from "@/lib/oauth/jwt";
 import { recordAudit } from "@/lib/server/audit/record-audit";
 import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
 import { database } from "@/lib/server/db/database";
 import { transaction } from "@/lib/server/db/transaction";
 import { TOOL_CONSUMER_INSTANCE_NAME, type TBuiltLaunch } from "@/lib/server/launch/build-launch";
 import { rememberNonce } from "@/lib/server/lti-nonces/remember-nonce";
-import { getSigningKey } from "@/lib/server/oauth/signing-keys";
 import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { resolveSharingRule } from "@/lib/server/privacy/resolve-sharing-rule";
 import type { TActingProfile } from "@/lib/server/tools/acting-profile";
-import { LTI13_ID_TOKEN_SECONDS } from "./id-token-lifetime";
+import { signLti13IdToken } from "./sign-lti13-id-token";
 import { lti13LoginInitiation } from "./login-initiation";
 import { messageHintKey } from "./message-hint-key";
 import { LTI13_PATHS } from "./platform-facts";
@@ -94,16 +92,7 @@ export async function deepLinkingIdToken(options: { classId: string; profile: TA
     returnUrl: `${base}/`,
     deepLinking: { returnUrl: `${base}${LTI13_PATHS.deepLinkingReturn}`, data },
   });
-  const token = await signIdToken({
-    key: await getSigningKey({ now: options.now }),
-    issuer: base,
-    clientId: row.clientId,
-    subject: options.sub,
-    nonce: options.nonce,
-    expiresInSeconds: LTI13_ID_TOKEN_SECONDS,
-    now: options.now,
-    extraClaims: { ...claims, azp: row.clientId },
-  });
+  const token = await signLti13IdToken({ claims, clientId: row.clientId, sub: options.sub, nonce: options.nonce, now: options.now });
   return { token, toolTitle: row.toolTitle };
 }
 
