@@ -5,7 +5,8 @@ import { ToolCard } from "@/components/tool-card";
 import { AppCards } from "@/components/app-cards";
 import { ROLE_LABEL } from "@/lib/labels";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
-import { listGallery } from "@/lib/server/gallery/list-gallery";
+import { listTeacherClasses } from "@/lib/server/classes/list-teacher-classes";
+import { listHomeGallery } from "@/lib/server/gallery/list-home-gallery";
 import { listHomeApps } from "@/lib/server/oauth/list-home-apps";
 
 export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -14,11 +15,43 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
     const params = await searchParams;
     const search = (typeof params.q === "string" ? params.q : "").trim().slice(0, 100);
     const profile = { id: user.profile.id, role: user.profile.role, institutionId: user.profile.institution.id };
-    const items = await listGallery({ profile, search });
+    const [{ items, recent }, classes] = await Promise.all([
+      listHomeGallery({ profile, search }),
+      profile.role === "professor" ? listTeacherClasses({ profileId: profile.id }) : Promise.resolve([]),
+    ]);
+    const returnTo = search ? `/?${new URLSearchParams({ q: search })}` : "/";
     return (
       <section>
         <h1 className="text-2xl font-bold">Olá, {user.name.split(" ")[0]}</h1>
         <p className="mt-1 text-slate-600">{ROLE_LABEL[user.profile.role]} · {user.profile.institution.name}</p>
+        {classes.length > 0 && (
+          <nav aria-labelledby="my-classes-title" className="mt-6">
+            <h2 id="my-classes-title" className="text-lg font-semibold">Minhas turmas</h2>
+            <ul className="mt-2 flex flex-wrap gap-2">
+              {classes.map((c) => (
+                <li key={c.id}>
+                  <Link href={`/turmas/${c.id}`} className="inline-block rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-brand-900 hover:border-brand-600">
+                    Turma {c.name} <span className="font-normal text-slate-600">· {c.subjects.join(", ")}</span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+        {recent.length > 0 && (
+          <section aria-labelledby="recent-title" className="mt-6">
+            <h2 id="recent-title" className="text-lg font-semibold">Usadas recentemente</h2>
+            <ul className="mt-2 flex flex-wrap gap-2">
+              {recent.map((item) => (
+                <li key={item.placementId}>
+                  <a href={`/launch/${item.placementId}`} className="inline-block rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-brand-900 hover:border-brand-600" aria-label={`Abrir ${item.title} (usada recentemente)`}>
+                    {item.title}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
         <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
           <div>
             <h2 className="text-xl font-semibold">Ferramentas</h2>
@@ -33,7 +66,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
             <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Ferramentas disponíveis">
               {items.map((item) => (
                 <li key={item.placementId}>
-                  <ToolCard {...item} />
+                  <ToolCard {...item} returnTo={returnTo} />
                 </li>
               ))}
             </ul>

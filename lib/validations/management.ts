@@ -535,3 +535,12 @@ export const ZPlacementFormSchema = z.object({
   classId: ZFormTrimmed,
   customParams: ZFormText,
 });
+
+/** The sign-in card rules of an institution (saveCardSettings checks the ranges). */
+export const ZCardSettingsFormSchema = z.object({
+  cardNetworks: ZFormText,
+  cardStudentsOnly: ZFormTrimmed.transform((s) => s !== "0"),
+});
+
+/** "Revogar crachá" on a class's student row. */
+export const ZRevokeCardFormSchema = z.object({ profileId: ZFormTrimmed });

@@ -11,8 +11,10 @@ import { savePlacement } from "@/lib/server/management/save-placement";
 import { setApplicationAccess } from "@/lib/server/management/set-application-access";
 import { setEdtechLink } from "@/lib/server/management/set-edtech-link";
 import { setToolSharing } from "@/lib/server/management/set-tool-sharing";
+import { revokeCard } from "@/lib/server/cards/revoke-card";
+import { saveCardSettings } from "@/lib/server/cards/save-card-settings";
 import { formObject, parseForm, type TFormState } from "@/lib/validations/form";
-import { parseSharingRuleForm, ZEdtechLinkFormSchema, ZFormTargetSchema, ZPlacementFormSchema, ZSchoolDataFormSchema } from "@/lib/validations/management";
+import { parseSharingRuleForm, ZCardSettingsFormSchema, ZRevokeCardFormSchema, ZEdtechLinkFormSchema, ZFormTargetSchema, ZPlacementFormSchema, ZSchoolDataFormSchema } from "@/lib/validations/management";
 
 /** An action on one institution's pages: the manager's reach, then every page of the institution re-rendered. */
 function institutionAction(institutionId: string, form: FormData, action: (scope: TManagerScope) => Promise<TFormDone<undefined>>): Promise<TFormState> {
@@ -72,5 +74,21 @@ export async function placementAction(institutionId: string, _state: TFormState,
     }
     await savePlacement({ scope, placementId, input: { institutionId, ...parseForm(ZPlacementFormSchema, form) } });
     return done(placementId ? "Disponibilização atualizada." : "Ferramenta disponibilizada.");
+  });
+}
+
+export async function cardSettingsAction(institutionId: string, _state: TFormState, form: FormData): Promise<TFormState> {
+  return institutionAction(institutionId, form, async (scope) => {
+    const { cardNetworks, cardStudentsOnly } = parseForm(ZCardSettingsFormSchema, form);
+    const { networks } = await saveCardSettings({ scope, institutionId, networks: cardNetworks, studentsOnly: cardStudentsOnly });
+    return done(networks.length ? `Crachás aceitos só a partir de ${networks.length === 1 ? "1 faixa de rede" : `${networks.length} faixas de rede`}.` : "Crachás aceitos de qualquer rede.");
+  });
+}
+
+export async function revokeCardAction(institutionId: string, _state: TFormState, form: FormData): Promise<TFormState> {
+  return institutionAction(institutionId, form, async (scope) => {
+    const { profileId } = parseForm(ZRevokeCardFormSchema, form);
+    await revokeCard({ scope, profileId });
+    return done("Crachá revogado. Imprima um novo para o aluno voltar a entrar com crachá.");
   });
 }

@@ -8,6 +8,7 @@ import { IncomingMessage, STATUS_CODES } from "node:http";
 // Next's own check of the client router's state header, so the guard refuses exactly what Next
 // would throw on (a pinned Next: the module's path is part of its build output, not of its API).
 import nextRouterState from "next/dist/server/app-render/parse-and-validate-flight-router-state.js";
+import { PEER_ADDRESS_HEADER } from "./peer-address-header.mjs";
 
 const { parseAndValidateFlightRouterState } = nextRouterState;
 
@@ -19,7 +20,7 @@ const { parseAndValidateFlightRouterState } = nextRouterState;
  * an HTTP client such as Node's reads (proxies commonly refuse request lines over 8 KiB anyway).
  */
 export const MAX_URL_BYTES = 6 * 1024;
-/** @typedef {Pick<import("node:http").IncomingMessage, "method" | "url" | "headers">} GuardedRequest */
+/** @typedef {Pick<import("node:http").IncomingMessage, "method" | "url" | "headers"> & { socket?: { remoteAddress?: string } }} GuardedRequest */
 
 /**
  * Why a request must be refused, or null to hand it to Next.
@@ -28,6 +29,8 @@ export const MAX_URL_BYTES = 6 * 1024;
  * @returns {Rejection | null}
  */
 export function checkRequest(req, isRouteHandler = () => false) {
+  // Stamped here because every request passes through: the peer's address, never the client's say.
+  if (req.socket) req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
   const url = req.url ?? "/";
   if (Buffer.byteLength(url) > MAX_URL_BYTES) return { status: 414, message: "URL longa demais." };
   // A NUL byte is never valid in a path, a query or a form value the hub accepts; PostgreSQL

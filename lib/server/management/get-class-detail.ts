@@ -7,7 +7,7 @@ import { toPage, type TPage } from "./to-page";
 
 export interface TClassDetail {
   class: { id: string; name: string; grade: string | null; shift: string | null; institutionId: string; periodId: string; periodCode: string; periodName: string };
-  students: TPage<{ enrollmentId: string; profileId: string; name: string; cpf: string | null; email: string | null }>;
+  students: TPage<{ enrollmentId: string; profileId: string; name: string; cpf: string | null; email: string | null; hasCard: boolean }>;
   teachings: { id: string; subjectId: string; subjectName: string; teacherId: string; teacherName: string }[];
   /** For the "assign a teacher" form. */
   subjects: { id: string; name: string }[];
@@ -28,7 +28,7 @@ export async function getClassDetail(options: { scope: TManagerScope; classId: s
     db().classStudent.count({ where }),
     db().classStudent.findMany({
       where,
-      include: { student: { include: { person: { select: { name: true, cpf: true, email: true } } } } },
+      include: { student: { include: { person: { select: { name: true, cpf: true, email: true } }, signInCards: { where: { revokedAt: null }, select: { id: true } } } } },
       orderBy: [{ student: { person: { name: "asc" } } }, { id: "asc" }],
       skip: (options.page - 1) * pageSize,
       take: pageSize,
@@ -52,7 +52,7 @@ export async function getClassDetail(options: { scope: TManagerScope; classId: s
       periodId: cls.periodId, periodCode: cls.period.code, periodName: cls.period.name,
     },
     students: toPage({
-      items: enrollments.map((e) => ({ enrollmentId: e.id, profileId: e.studentId, name: e.student.person.name, cpf: e.student.person.cpf, email: e.student.person.email })),
+      items: enrollments.map((e) => ({ enrollmentId: e.id, profileId: e.studentId, name: e.student.person.name, cpf: e.student.person.cpf, email: e.student.person.email, hasCard: e.student.signInCards.length > 0 })),
       total,
       page: options.page,
       pageSize,

@@ -12,12 +12,14 @@ export interface TInstitutionOverview {
   /** Applications with their own access setting here. */
   applications: number;
   lastChangeAt: Date | null;
+  /** The sign-in card rules (save-card-settings.ts). */
+  cards: { networks: string[]; studentsOnly: boolean };
 }
 
 /** The counts on an institution's first page (its own rows, not its descendants'). */
 export async function getInstitutionOverview(options: { scope: TManagerScope; institutionId: string }): Promise<TInstitutionOverview> {
   const { id } = requireInReach(options);
-  const [roles, classes, periods, subjects, placements, applications, last] = await Promise.all([
+  const [roles, classes, periods, subjects, placements, applications, last, cards] = await Promise.all([
     db().profile.groupBy({ by: ["role"], where: { institutionId: id }, _count: true }),
     db().class.count({ where: { institutionId: id } }),
     db().period.count({ where: { institutionId: id } }),
@@ -25,8 +27,12 @@ export async function getInstitutionOverview(options: { scope: TManagerScope; in
     db().placement.count({ where: { institutionId: id } }),
     db().applicationAccess.count({ where: { institutionId: id } }),
     db().changeEvent.findFirst({ where: { institutionId: id }, orderBy: { occurredAt: "desc" }, select: { occurredAt: true } }),
+    db().institution.findUnique({ where: { id }, select: { cardNetworks: true, cardStudentsOnly: true } }),
   ]);
   const people: Record<Role, number> = { aluno: 0, professor: 0, responsavel: 0, gestor: 0 };
   for (const r of roles) people[r.role] = r._count;
-  return { people, classes, periods, subjects, placements, applications, lastChangeAt: last?.occurredAt ?? null };
+  return {
+    people, classes, periods, subjects, placements, applications, lastChangeAt: last?.occurredAt ?? null,
+    cards: { networks: cards?.cardNetworks ?? [], studentsOnly: cards?.cardStudentsOnly ?? true },
+  };
 }

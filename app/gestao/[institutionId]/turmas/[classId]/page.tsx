@@ -7,12 +7,12 @@ import { DataTable } from "@/components/data-table";
 import { FilterForm } from "@/components/management/filter-form";
 import { formatCpf, SHIFT_OPTIONS } from "@/components/management/labels";
 import { Pagination } from "@/components/management/pagination";
-import { card, sectionTitle } from "@/components/management/styles";
+import { card, primaryButton, sectionTitle } from "@/components/management/styles";
 import { getClassDetail } from "@/lib/server/management/get-class-detail";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
 import { searchProfiles } from "@/lib/server/management/search-profiles";
 import { ZListQuerySchema } from "@/lib/validations/management";
-import { schoolDataAction } from "../../actions";
+import { revokeCardAction, schoolDataAction } from "../../actions";
 import { notFoundOnMissing } from "../../not-found-on-missing";
 
 export const metadata: Metadata = { title: "Turma" };
@@ -54,7 +54,7 @@ export default async function ClassPage({ params, searchParams }: Props) {
         <FilterForm basePath={basePath} q={query.q} searchLabel="Buscar aluno na turma" placeholder="Nome" />
         <DataTable
           caption="Alunos matriculados"
-          headers={["Nome", "CPF", "E-mail", ""]}
+          headers={["Nome", "CPF", "E-mail", "Crachá", ""]}
           empty={query.q ? <p>Nenhum aluno da turma com esse nome.</p> : <p>Nenhum aluno matriculado. Use a busca abaixo para matricular.</p>}
           rows={detail.students.items.map((s) => ({
             key: s.enrollmentId,
@@ -62,6 +62,19 @@ export default async function ClassPage({ params, searchParams }: Props) {
               <Link key="n" href={`/gestao/${institution.id}/pessoas/${s.profileId}`} className="text-brand-700 hover:underline">{s.name}</Link>,
               formatCpf(s.cpf),
               s.email ?? "—",
+              s.hasCard ? (
+                <ConfirmAction
+                  key="c"
+                  action={revokeCardAction.bind(null, institution.id)}
+                  hidden={{ profileId: s.profileId }}
+                  label="Revogar crachá"
+                  ariaLabel={`Revogar o crachá de ${s.name}`}
+                  question={`Revogar o crachá de ${s.name}? Ele deixa de entrar com o crachá impresso.`}
+                  danger
+                />
+              ) : (
+                "—"
+              ),
               <ConfirmAction
                 key="r"
                 action={action}
@@ -75,6 +88,17 @@ export default async function ClassPage({ params, searchParams }: Props) {
           }))}
         />
         <Pagination basePath={basePath} params={{ q: query.q }} page={detail.students.page} pageCount={detail.students.pageCount} total={detail.students.total} noun={["aluno", "alunos"]} />
+      </section>
+
+      <section aria-labelledby="cards-title" className={card}>
+        <h3 id="cards-title" className={sectionTitle}>Crachás de acesso</h3>
+        <p className="mt-1 text-sm text-slate-600">
+          Um crachá por aluno, com nome, turma e um código QR: lido pela câmera do tablet ou do computador, faz o aluno entrar sem digitar e-mail nem senha.
+          Imprimir de novo gera crachás novos e invalida os anteriores. As redes em que o crachá vale ficam na <Link href={`/gestao/${institution.id}`} className="text-brand-700 underline">página da instituição</Link>.
+        </p>
+        <form method="post" action={`${basePath}/crachas`} className="mt-3">
+          <button type="submit" className={primaryButton}>Imprimir crachás da turma</button>
+        </form>
       </section>
 
       <section aria-labelledby="enroll-title" className={card}>
