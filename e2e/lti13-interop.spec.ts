@@ -28,7 +28,12 @@ async function newPage(browser: Browser): Promise<Page> {
 }
 
 /** The developer's side: a tool, then its LTI 1.3 registration; the hub's values as shown. */
-async function registerLti13Tool(page: Page, title: string, toolUrl: string): Promise<{ toolId: string; facts: Record<string, string> }> {
+async function registerLti13Tool(
+  page: Page,
+  title: string,
+  toolUrl: string,
+  paths = { login: "/login", launch: "/", keys: "/keys", deepLinking: "/" },
+): Promise<{ toolId: string; facts: Record<string, string> }> {
   await signIn(page, DEVELOPER);
   await page.goto("/desenvolvedor/ferramentas/nova");
   await page.getByLabel("Título", { exact: true }).fill(title);
@@ -44,12 +49,12 @@ async function registerLti13Tool(page: Page, title: string, toolUrl: string): Pr
   const toolId = page.url().split("/").pop() ?? "";
 
   const form = page.getByRole("form", { name: "Registro LTI 1.3" });
-  await form.getByLabel("Endereço de início de login (OIDC login initiation)").fill(`${toolUrl}/login`);
-  await form.getByLabel("Target link URI").fill(`${toolUrl}/`);
-  await form.getByLabel("Redirect URIs").fill(`${toolUrl}/`);
-  await form.getByLabel("Endereço JWKS da ferramenta").fill(`${toolUrl}/keys`);
+  await form.getByLabel("Endereço de início de login (OIDC login initiation)").fill(`${toolUrl}${paths.login}`);
+  await form.getByLabel("Target link URI").fill(`${toolUrl}${paths.launch}`);
+  await form.getByLabel("Redirect URIs").fill(`${toolUrl}${paths.launch}`);
+  await form.getByLabel("Endereço JWKS da ferramenta").fill(`${toolUrl}${paths.keys}`);
   // ltijs answers deep linking requests on its launch route.
-  await form.getByLabel("Endereço de deep linking (opcional)").fill(`${toolUrl}/`);
+  await form.getByLabel("Endereço de deep linking (opcional)").fill(`${toolUrl}${paths.deepLinking}`);
   await form.getByRole("button", { name: "Passar a lançar com LTI 1.3" }).click();
   await expect(form.getByRole("status")).toContainText("Registro LTI 1.3 salvo");
   const facts: Record<string, string> = {};
@@ -166,5 +171,25 @@ test("ltijs: a teacher's deep-linking round trip makes a class item, whose launc
   for (const member of received.members!) {
     expect(member.name).toBeUndefined();
     expect(member.email).toBeUndefined();
+  }
+});
+
+test("the launch tester's LTI 1.3 cases all pass against the hub's reference LTI 1.3 tool", async ({ browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const page = await newPage(browser);
+  const title = `Referência LTI 1.3 ${Date.now().toString(36)}`;
+  const { toolId } = await registerLti13Tool(page, title, baseURL!, {
+    login: "/demo-tool/lti13/login",
+    launch: "/demo-tool/lti13/launch",
+    keys: "/.well-known/jwks.json",
+    deepLinking: "/demo-tool/lti13/launch",
+  });
+  await page.goto(`/desenvolvedor/ferramentas/${toolId}/testar`);
+  await page.getByRole("button", { name: "Executar teste" }).click();
+  await expect(page.getByRole("heading", { name: "Todos os casos passaram" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator("tr[data-case]")).toHaveCount(6);
+  await expect(page.locator('tr[data-case="valid"]')).toContainText("HTTP 200");
+  for (const id of ["replayed_nonce", "expired_id_token", "wrong_aud", "unknown_kid", "wrong_deployment_id"]) {
+    await expect(page.locator(`tr[data-case="${id}"]`)).toContainText("HTTP 401");
   }
 });
