@@ -76,7 +76,7 @@ export function createDatabase(options: DatabaseOptions): Database {
   }
   const dir = options.dataDir ?? "memory://";
   if (dir !== "memory://") mkdirSync(dir, { recursive: true });
-  const client = new PGlite(dir === "memory://" ? undefined : dir, { startParams: PGLITE_START_PARAMS });
+  const client = new PGlite({ ...(dir === "memory://" ? {} : { dataDir: dir }), startParams: PGLITE_START_PARAMS });
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
   const sql = pgliteDriver(client);
   return { prisma, sql, close: async () => { await prisma.$disconnect(); await sql.close(); } };
