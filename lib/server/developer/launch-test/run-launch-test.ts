@@ -7,32 +7,13 @@ import { LTI_SECRET_PURPOSE } from "@/lib/server/tools/lti-secret-purpose";
 import { findMemberTool } from "../find-member-tool";
 import { transaction } from "@/lib/server/db/transaction";
 import { recordAudit } from "@/lib/server/audit/record-audit";
-import { buildLaunchTestCases, type TCaseId } from "./build-launch-test-cases";
+import { buildLaunchTestCases } from "./build-launch-test-cases";
 import { postLaunch } from "./post-launch";
 import { resolveLaunchTarget, type TLookupAll } from "./resolve-launch-target";
 import { runLti13LaunchTest } from "./run-lti13-launch-test-report";
-import type { TLti13CaseId } from "./run-lti13-launch-test";
+import type { TLaunchTestCaseResult, TLaunchTestReport } from "./launch-test-report";
 
-export interface TLaunchTestCaseResult {
-  id: TCaseId | TLti13CaseId;
-  label: string;
-  description: string;
-  expected: "accept" | "refuse";
-  /** The tool's HTTP status, or null when no answer came (timeout, refused connection). */
-  status: number | null;
-  passed: boolean;
-  /** Why it failed, or what to keep in mind. */
-  note: string | null;
-}
-
-export interface TLaunchTestReport {
-  toolId: string;
-  toolTitle: string;
-  launchUrl: string;
-  ranAt: string;
-  passed: boolean;
-  cases: TLaunchTestCaseResult[];
-}
+export type { TLaunchTestCaseResult, TLaunchTestReport } from "./launch-test-report";
 
 export interface RunLaunchTestOptions {
   actorPersonId: string;

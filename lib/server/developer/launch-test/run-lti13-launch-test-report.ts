@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/errors";
-import type { TLaunchTestReport } from "./run-launch-test";
+import type { TLaunchTestReport } from "./launch-test-report";
 import { LTI13_CASES, pinnedExchange, runLti13Cases } from "./run-lti13-launch-test";
 import { resolveLaunchTarget, type TLookupAll } from "./resolve-launch-target";
 
