@@ -103,5 +103,14 @@ export async function addPerson(page: Page, schoolId: string, person: { name: st
   await expect(form.getByRole("status")).toHaveText("Pessoa cadastrada.");
 }
 
+// The docs' screenshots are refreshed on request (UPDATE_SCREENSHOTS=1 npm test -- --only=e2e);
+// ordinary runs write them under .tmp so a test run leaves the work tree clean.
+const SHOTS = process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : ".tmp/screenshots";
+
+/** A full-page screenshot named `name` (docs/screenshots/<name>.png when UPDATE_SCREENSHOTS=1). */
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true, animations: "disabled" });
+}
+
 export const test = base;
 export { expect };
