@@ -138,18 +138,26 @@ const pageKind = (url: URL) =>
 class AxeWatch {
   readonly findings: TAxeFinding[] = [];
   private chain: Promise<void> = Promise.resolve();
+  private readonly served = new WeakMap<Page, boolean>();
 
   constructor(private readonly origin: string) {}
 
   watch(context: BrowserContext): void {
-    const onPage = (page: Page) => page.on("load", () => this.check(page));
+    const onPage = (page: Page) => {
+      // Only documents the hub served (server.mjs stamps X-Request-Id on every answer): pages a
+      // test fulfils itself with page.route (a stand-in relying party, say) are not the product.
+      page.on("response", (response) => {
+        if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) this.served.set(page, response.headers()["x-request-id"] !== undefined);
+      });
+      page.on("load", () => this.check(page));
+    };
     context.pages().forEach(onPage);
     context.on("page", onPage);
   }
 
   private check(page: Page): void {
     const url = new URL(page.url());
-    if (url.origin !== this.origin) return;
+    if (url.origin !== this.origin || this.served.get(page) === false) return;
     const kind = pageKind(url);
     if (checkedPages.has(kind)) return;
     checkedPages.add(kind);

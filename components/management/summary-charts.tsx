@@ -42,7 +42,7 @@ export function CountsTable({ counts, entities, kinds, testIdPrefix }: { counts:
           const total = sum(counts[e]);
           return (
             <tr key={e} className="border-t border-slate-100">
-              <th scope="row" className="py-1.5 pr-3 text-left font-normal">{ENTITY_LABEL[e]} <span className="font-mono text-xs text-slate-400">{e}</span></th>
+              <th scope="row" className="py-1.5 pr-3 text-left font-normal">{ENTITY_LABEL[e]} <span className="font-mono text-xs text-slate-500">{e}</span></th>
               {kinds.map((k) => (
                 <td key={k} className="px-2 py-1.5 text-right tabular-nums" data-testid={testIdPrefix ? `${testIdPrefix}-${e}-${k}` : undefined}>
                   {(counts[e]?.[k] ?? 0).toLocaleString("pt-BR")}

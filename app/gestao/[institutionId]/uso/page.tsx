@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { card, inputClass, primaryButton, sectionTitle } from "@/components/management/styles";
-import { UsageBars } from "@/components/management/usage-bars";
+import { UsageBars, UsageDays } from "@/components/management/usage-bars";
 import { ROLE_LABEL } from "@/lib/labels";
 import { AppError } from "@/lib/errors";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
@@ -32,7 +32,7 @@ export default async function UsagePage({ params, searchParams }: Props) {
   const signIns = usage?.rows.filter((r) => r.kind === "sign_in") ?? [];
   const perDay = (rows: TUsageRow[]) => {
     const totals = new Map(totalsBy(rows, (r) => r.day).map((t) => [t.label, t.count]));
-    return usage ? daysBetween(usage.from, usage.to).map((day) => ({ label: dayLabel(day), count: totals.get(day) ?? 0 })) : [];
+    return usage ? daysBetween(usage.from, usage.to).map((day) => ({ day, label: dayLabel(day), count: totals.get(day) ?? 0 })) : [];
   };
   const csvHref = usage ? `${basePath}/csv?${new URLSearchParams({ de: usage.from, ate: usage.to })}` : null;
   return (
@@ -69,7 +69,7 @@ export default async function UsagePage({ params, searchParams }: Props) {
               <UsageBars caption="Por ferramenta" label="Ferramenta" rows={totalsBy(launches, (r) => r.toolName ?? "Ferramenta excluída")} testId="launches-by-tool" />
               <UsageBars caption="Por tipo de perfil" label="Perfil" rows={totalsBy(launches, roleLabel)} testId="launches-by-role" />
               <UsageBars caption="Por escola" label="Instituição" rows={totalsBy(launches, (r) => r.institutionName)} testId="launches-by-school" />
-              <UsageBars caption="Por dia" label="Dia" rows={perDay(launches)} testId="launches-by-day" />
+              <UsageDays caption="Por dia" days={perDay(launches)} testId="launches-by-day" />
             </div>
           </section>
           <section aria-labelledby="signins-title" className={card}>
@@ -79,7 +79,7 @@ export default async function UsagePage({ params, searchParams }: Props) {
             <div className="mt-4 grid gap-6 lg:grid-cols-2">
               <UsageBars caption="Por tipo de perfil" label="Perfil" rows={totalsBy(signIns, roleLabel)} testId="sign-ins-by-role" />
               <UsageBars caption="Por escola" label="Instituição" rows={totalsBy(signIns, (r) => r.institutionName)} testId="sign-ins-by-school" />
-              <UsageBars caption="Por dia" label="Dia" rows={perDay(signIns)} testId="sign-ins-by-day" />
+              <UsageDays caption="Por dia" days={perDay(signIns)} testId="sign-ins-by-day" />
             </div>
           </section>
         </>
