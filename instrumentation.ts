@@ -1,6 +1,7 @@
 // Run once by Next, on the server's first request (server.mjs sends itself one): registers the routes
 // server.mjs answers without Next's router, with the route files' own handlers
-// (lib/server/http/hot-routes.ts, docs/decisions/021-hot-routes-beside-next.md).
+// (lib/server/http/hot-routes.ts, docs/decisions/021-hot-routes-beside-next.md), and starts the
+// webhook worker (docs/webhooks.md), stopped with the server.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const [{ registerHotRoutes, registerShutdownTask }, { flushAccessLogs }, launch, token, userInfo] = await Promise.all([
@@ -11,6 +12,7 @@ export async function register(): Promise<void> {
     import("@/app/users/v1/users/info/route"),
   ]);
   registerShutdownTask(flushAccessLogs);
+  await startWebhooks(registerShutdownTask);
   registerHotRoutes([
     { method: "POST", path: "/lti/v1/oauth2/authorize", handler: (request) => token.POST(request) },
     { method: "GET", path: "/users/v1/users/info", handler: (request) => userInfo.GET(request) },
@@ -22,4 +24,12 @@ export async function register(): Promise<void> {
       handler: (request, params) => launch.GET(request, { params: Promise.resolve({ placementId: params.placementId! }) }),
     },
   ]);
+}
+
+/** The webhook worker of this process, unless HUB_WEBHOOK_WORKER=0; SIGTERM lets its batches in flight finish. */
+async function startWebhooks(onShutdown: (task: () => Promise<void>) => void): Promise<void> {
+  const [{ env }, { startWebhookWorker }] = await Promise.all([import("@/lib/env"), import("@/lib/server/webhooks/run-webhook-worker")]);
+  if (env().HUB_WEBHOOK_WORKER === "0") return;
+  const worker = startWebhookWorker();
+  onShutdown(() => worker.stop());
 }

@@ -4,36 +4,11 @@
 // another edtech's data looks like from here.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { crc32, deflateSync } from "node:zlib";
 import type { Browser, Page } from "@playwright/test";
-import { expect, signIn, test } from "./fixtures";
+import { expect, png, signIn, test } from "./fixtures";
 
 const DEVELOPER = "dev@edtech.demo";
 const TEACHER = "ana.souza@demo.hub.br";
-
-/** A real solid-colour PNG, built here so the test needs no fixture files. */
-function png(width = 64, height = 64): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const out = Buffer.alloc(8 + data.length + 4);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), 8 + data.length);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8;
-  header[9] = 2;
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x2a)]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
 
 async function fillTool(page: Page, fields: { title: string; launchUrl: string; consumerKey: string }) {
   await page.getByLabel("Título", { exact: true }).fill(fields.title);

@@ -1,3 +1,4 @@
+import { crc32, deflateSync } from "node:zlib";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test as base, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
 
@@ -102,6 +103,30 @@ export async function addPerson(page: Page, schoolId: string, person: { name: st
   await form.getByLabel("Senha inicial").fill(person.password);
   await form.getByRole("button", { name: "Cadastrar" }).click();
   await expect(form.getByRole("status")).toHaveText("Pessoa cadastrada.");
+}
+
+/** A real solid-colour PNG, built here so the test needs no fixture files. */
+export function png(width = 64, height = 64): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const out = Buffer.alloc(8 + data.length + 4);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = 2;
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x2a)]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 // The docs' screenshots are refreshed on request (UPDATE_SCREENSHOTS=1 npm test -- --only=e2e);

@@ -39,6 +39,8 @@ const ZEnvSchema = z.object({
   // PostgreSQL only (docs/decisions/010-database-outages.md).
   HUB_DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   HUB_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
+  // `0`: this process does not deliver webhooks (docs/webhooks.md); instances share the work otherwise.
+  HUB_WEBHOOK_WORKER: z.enum(["0", "1"]).default("1"),
 });
 
 export type TEnv = z.infer<typeof ZEnvSchema> & {

@@ -37,20 +37,29 @@ export function prepareDatabase(name: string, engine: TDatabaseEngine, port: num
     NODE_ENV: "production", PORT: String(port), HUB_BASE_URL: `http://localhost:${port}`, HUB_SECRET: BENCH_SECRET,
     NEXT_TELEMETRY_DISABLED: "1", DEMO_TOOL: "1",
   };
-  if (engine === "postgres") {
-    const url = process.env.DATABASE_URL;
-    if (!url) throw new Error("--pg needs DATABASE_URL=postgresql://… (the bench creates its own database beside it)");
-    const target = new URL(url);
-    target.pathname = `/hub_bench_${name}`;
-    sh("npx", ["tsx", "scripts/sql.ts", url, `DROP DATABASE IF EXISTS hub_bench_${name} WITH (FORCE)`], {});
-    sh("npx", ["tsx", "scripts/sql.ts", url, `CREATE DATABASE hub_bench_${name}`], {});
-    env.DATABASE_URL = target.toString();
-  } else {
-    env.HUB_DATA_DIR = path.join(root, ".tmp", "bench", name);
-    rmSync(env.HUB_DATA_DIR, { recursive: true, force: true });
-  }
+  if (engine === "postgres") env.DATABASE_URL = freshDatabase(name, engine);
+  else env.HUB_DATA_DIR = freshDatabase(name, engine);
   sh("npx", ["tsx", "scripts/prepare-db.ts"], env);
   return env;
+}
+
+/**
+ * An empty database for `name`: with postgres, `hub_bench_{name}` (re)created beside the one
+ * DATABASE_URL names, as a URL; with pglite, an emptied directory under .tmp/bench.
+ */
+export function freshDatabase(name: string, engine: TDatabaseEngine): string {
+  if (engine === "pglite") {
+    const dir = path.join(root, ".tmp", "bench", name);
+    rmSync(dir, { recursive: true, force: true });
+    return dir;
+  }
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("--pg needs DATABASE_URL=postgresql://… (the bench creates its own database beside it)");
+  const target = new URL(url);
+  target.pathname = `/hub_bench_${name}`;
+  sh("npx", ["tsx", "scripts/sql.ts", url, `DROP DATABASE IF EXISTS hub_bench_${name} WITH (FORCE)`], {});
+  sh("npx", ["tsx", "scripts/sql.ts", url, `CREATE DATABASE hub_bench_${name}`], {});
+  return target.toString();
 }
 
 /** Starts server.mjs on the prepared database and waits for /healthz. */

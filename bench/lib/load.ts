@@ -119,27 +119,34 @@ export function machineLine(): string {
 
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-/** One markdown row per pair: the hub beside its peer or floor, with the ratio of throughputs. */
-export function pairTable(rows: TPairRow[]): string {
+/**
+ * One markdown row per path: the hub beside its peer or floor, with the ratio of throughputs, and
+ * beside a second configuration of the peer when the rows have one (`names` heads the columns).
+ */
+export function pairTable(rows: TPairRow[], names: { peer: string; peer2?: string } = { peer: "peer" }): string {
+  const second = rows.some((r) => r.peer2) ? (names.peer2 ?? "peer 2") : null;
+  const side = (name: string) => `${name} req/s | p50 ms | p99 ms | ratio`;
   const lines = [
-    "| path | conns | hub req/s | p50 ms | p99 ms | peer req/s | p50 ms | p99 ms | ratio | errors hub / peer |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    `| path | conns | hub req/s | p50 ms | p99 ms | ${side(names.peer)} |${second ? ` ${side(second)} |` : ""} errors hub / peers |`,
+    `|---|---:|---:|---:|---:|---:|---:|---:|---:|${second ? "---:|---:|---:|---:|" : ""}---:|`,
   ];
-  for (const { path, hub, peer } of rows) {
-    const bad = `${hub.errors + hub.unexpected} / ${peer.errors + peer.unexpected}`;
+  const cells = (hub: TLoadResult, peer: TLoadResult) =>
+    `${fmt(peer.rps)} | ${fmt(peer.p50, 1)} | ${fmt(peer.p99, 1)} | **${fmt(hub.rps / peer.rps, 2)}×**`;
+  for (const { path, hub, peer, peer2 } of rows) {
+    const bad = [hub, peer, ...(peer2 ? [peer2] : [])].map((r) => r.errors + r.unexpected).join(" / ");
     lines.push(
-      `| ${path} | ${hub.connections} | ${fmt(hub.rps)} | ${fmt(hub.p50, 1)} | ${fmt(hub.p99, 1)} | ${fmt(peer.rps)} | ${fmt(peer.p50, 1)} | ${fmt(peer.p99, 1)} | **${fmt(hub.rps / peer.rps, 2)}×** | ${bad} |`,
+      `| ${path} | ${hub.connections} | ${fmt(hub.rps)} | ${fmt(hub.p50, 1)} | ${fmt(hub.p99, 1)} | ${cells(hub, peer)} |${peer2 ? ` ${cells(hub, peer2)} |` : ""} ${bad} |`,
     );
   }
   return lines.join("\n");
 }
 
-export type TPairRow = { path: string; hub: TLoadResult; peer: TLoadResult };
+export type TPairRow = { path: string; hub: TLoadResult; peer: TLoadResult; peer2?: TLoadResult };
 
 /** One repetition's table, then the runs that had unexpected answers, by status. */
-export function printRepetition(rows: TPairRow[]): void {
-  console.log(pairTable(rows));
-  for (const r of rows.flatMap((row) => [row.hub, row.peer])) {
+export function printRepetition(rows: TPairRow[], names?: { peer: string; peer2?: string }): void {
+  console.log(pairTable(rows, names));
+  for (const r of rows.flatMap((row) => [row.hub, row.peer, ...(row.peer2 ? [row.peer2] : [])])) {
     if (r.unexpected) console.log(`  ${r.label} (${r.connections}): unexpected answers ${JSON.stringify(r.statuses)}`);
   }
 }

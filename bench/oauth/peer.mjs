@@ -7,6 +7,14 @@
 //   POST /__mint/access-token  → "token"
 //
 //   PORT=3401 ISSUER=http://localhost:3401 node bench/oauth/peer.mjs
+//
+// Where the provider keeps its codes, grants and tokens (PEER_STORE):
+//   memory    (default) a Map in the process: nothing survives a restart or is shared between
+//             processes, which the provider itself says is for development only;
+//   postgres  a table in the PostgreSQL database PEER_DATABASE_URL names, as a production
+//             deployment keeps them and as the hub does (durable, shared by every instance);
+//   pglite    the same table in an embedded PGlite in this process, under PEER_PGLITE_DIR (the
+//             peer of the hub on its embedded database).
 import { createHash, generateKeyPairSync } from "node:crypto";
 import http from "node:http";
 import Provider from "oidc-provider";
@@ -68,6 +76,71 @@ class MapAdapter {
   }
 }
 
+// The provider's adapter contract on one table, each call one prepared statement (the hub's hot
+// statements are prepared too). `consumed` and expiry are columns; the payload is jsonb.
+const TABLE = `CREATE TABLE IF NOT EXISTS peer_oidc (
+  kind text NOT NULL, id text NOT NULL, payload jsonb NOT NULL, grant_id text, uid text,
+  expires_at timestamptz, consumed_at timestamptz, PRIMARY KEY (kind, id));
+CREATE INDEX IF NOT EXISTS peer_oidc_grant ON peer_oidc (grant_id);
+CREATE INDEX IF NOT EXISTS peer_oidc_uid ON peer_oidc (kind, uid);`;
+const STATEMENTS = {
+  upsert: `INSERT INTO peer_oidc (kind, id, payload, grant_id, uid, expires_at) VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))
+           ON CONFLICT (kind, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`,
+  find: `SELECT payload, extract(epoch FROM consumed_at)::int AS consumed FROM peer_oidc WHERE kind = $1 AND id = $2 AND (expires_at IS NULL OR expires_at > now())`,
+  findByUid: `SELECT payload, extract(epoch FROM consumed_at)::int AS consumed FROM peer_oidc WHERE kind = $1 AND uid = $2 AND (expires_at IS NULL OR expires_at > now())`,
+  consume: `UPDATE peer_oidc SET consumed_at = now() WHERE kind = $1 AND id = $2`,
+  destroy: `DELETE FROM peer_oidc WHERE kind = $1 AND id = $2`,
+  revokeByGrantId: `DELETE FROM peer_oidc WHERE grant_id = $1`,
+};
+
+/** query(name, values) → rows, on PostgreSQL (a pool of 10, as the hub's) or on PGlite. */
+async function openStore(kind) {
+  if (kind === "postgres") {
+    const { default: pg } = await import("pg");
+    const pool = new pg.Pool({ connectionString: process.env.PEER_DATABASE_URL, max: 10 });
+    await pool.query(TABLE);
+    return async (name, values) => (await pool.query({ name, text: STATEMENTS[name], values })).rows;
+  }
+  const { PGlite } = await import("@electric-sql/pglite");
+  const db = new PGlite(process.env.PEER_PGLITE_DIR);
+  await db.exec(TABLE);
+  return async (name, values) => (await db.query(STATEMENTS[name], values)).rows;
+}
+
+function databaseAdapter(query) {
+  const row = (rows) => rows[0] && { ...rows[0].payload, ...(rows[0].consumed ? { consumed: rows[0].consumed } : {}) };
+  return class DatabaseAdapter {
+    constructor(name) {
+      this.name = name;
+    }
+    async upsert(id, payload, expiresIn) {
+      await query("upsert", [this.name, id, payload, payload.grantId ?? null, payload.uid ?? null, expiresIn ?? null]);
+    }
+    async find(id) {
+      return row(await query("find", [this.name, id]));
+    }
+    async findByUid(uid) {
+      return row(await query("findByUid", [this.name, uid]));
+    }
+    async findByUserCode() {
+      return undefined;
+    }
+    async consume(id) {
+      await query("consume", [this.name, id]);
+    }
+    async destroy(id) {
+      await query("destroy", [this.name, id]);
+    }
+    async revokeByGrantId(grantId) {
+      await query("revokeByGrantId", [grantId]);
+    }
+  };
+}
+
+const store = process.env.PEER_STORE ?? "memory";
+if (!["memory", "postgres", "pglite"].includes(store)) throw new Error(`PEER_STORE is memory, postgres or pglite, not ${store}`);
+const Adapter = store === "memory" ? MapAdapter : databaseAdapter(await openStore(store));
+
 // The same job as the hub's: the hub's access token is an RS256 JWT (RFC 9068), so the peer's is
 // too, through a resource server (PEER_OPAQUE_ACCESS_TOKENS=1: the provider's default opaque token).
 const RESOURCE = "urn:hub:api";
@@ -80,7 +153,7 @@ const resourceIndicators = {
 };
 
 const provider = new Provider(issuer, {
-  adapter: MapAdapter,
+  adapter: Adapter,
   clients,
   jwks: { keys: [jwk] },
   features: { devInteractions: { enabled: false }, userinfo: { enabled: true }, ...(jwtAccessTokens ? { resourceIndicators } : {}) },

@@ -3,6 +3,7 @@
 //
 //   npx tsx bench/oauth/run.ts                 # embedded database (PGlite)
 //   DATABASE_URL=postgresql://… npx tsx bench/oauth/run.ts --pg
+//   … --only token (or userinfo)              # one path alone, e.g. with BENCH_PROFILE_DIR=/tmp/prof
 //
 // Needs the production build (`npm start` or `npm test` makes it). For each repetition, at 1 and
 // 8 connections, interleaved hub/peer: the code → tokens exchange with client_secret_post and with
@@ -11,7 +12,7 @@
 // The server's RSS is sampled throughout.
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { prepareDatabase, spawnChild, startHub, stopChild } from "../lib/hub";
+import { freshDatabase, prepareDatabase, spawnChild, startHub, stopChild } from "../lib/hub";
 import { BENCH_VERIFIER, DEMO_CLIENT, FORM_HEADERS as FORM, hubAccessToken, hubTokenBody, mintHubCodes, readBenchPeople, sessionCookieHeader } from "../lib/hub-session";
 import { loadAverage, machineLine, printRepetition, printRss, RssSampler, runLoad, type TLoadResult, type TPairRow } from "../lib/load";
 
@@ -22,12 +23,14 @@ const { values } = parseArgs({
     codes: { type: "string", default: "1500" },
     seconds: { type: "string", default: "5" },
     port: { type: "string", default: "3400" },
+    // Only one of the paths (e.g. with BENCH_PROFILE_DIR, to profile it alone): token or userinfo.
+    only: { type: "string" },
   },
 });
+if (values.only !== undefined && values.only !== "token" && values.only !== "userinfo") throw new Error("--only is token or userinfo");
 const reps = Number(values.reps);
 const codesPerRun = Number(values.codes);
 const port = Number(values.port);
-const peerPort = port + 1;
 const engine = values.pg ? "postgres" : "pglite";
 
 const PEER_SECRET = "peer-secret-0123456789abcdefghijklmnopqrstuv";
@@ -39,15 +42,25 @@ const env = prepareDatabase("oauth", engine, port);
 const people = await readBenchPeople(env, engine);
 const cookie = await sessionCookieHeader(env, people.student);
 const hub = await startHub(env);
-const peer = spawnChild(process.execPath, [path.join(import.meta.dirname, "peer.mjs")], {
-  stdio: ["ignore", "ignore", "ignore"],
-  env: { ...process.env, PORT: String(peerPort), ISSUER: `http://localhost:${peerPort}` },
-});
-const peerBase = `http://localhost:${peerPort}`;
-for (let i = 0; i < 100 && !(await fetch(`${peerBase}/.well-known/openid-configuration`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
+// Two peers: node-oidc-provider with its codes, grants and tokens in a Map (fastest, but nothing
+// durable or shared: development only, as the provider warns), and with them in the same kind of
+// database as the hub's (production-shaped: what the hub does, rows every instance shares).
+const peerStore: Record<string, string> = engine === "postgres" ? { PEER_STORE: "postgres", PEER_DATABASE_URL: freshDatabase("oauth_peer", engine) } : { PEER_STORE: "pglite", PEER_PGLITE_DIR: freshDatabase("oauth-peer", engine) };
+async function startPeer(peerPort: number, store: Record<string, string>) {
+  const child = spawnChild(process.execPath, [path.join(import.meta.dirname, "peer.mjs")], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, ...store, PORT: String(peerPort), ISSUER: `http://localhost:${peerPort}` },
+  });
+  const base = `http://localhost:${peerPort}`;
+  for (let i = 0; i < 100 && !(await fetch(`${base}/.well-known/openid-configuration`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
+  return { child, base };
+}
+const peers = { memory: await startPeer(port + 1, { PEER_STORE: "memory" }), database: await startPeer(port + 2, peerStore) };
+type TPeer = keyof typeof peers;
+const PEER_NAMES = { peer: "peer (memory)", peer2: `peer (${engine === "postgres" ? "PostgreSQL" : "PGlite"})` };
 
-async function mintPeerCodes(n: number, client: string): Promise<string[]> {
-  return (await fetch(`${peerBase}/__mint/codes?n=${n}&client=${client}`, { method: "POST" })).json() as Promise<string[]>;
+async function mintPeerCodes(peer: TPeer, n: number, client: string): Promise<string[]> {
+  return (await fetch(`${peers[peer].base}/__mint/codes?n=${n}&client=${client}`, { method: "POST" })).json() as Promise<string[]>;
 }
 
 const peerBody = (code: string, auth: "post" | "basic") =>
@@ -56,7 +69,7 @@ const peerBody = (code: string, auth: "post" | "basic") =>
     ...(auth === "post" ? { client_id: "peer-client_secret_post", client_secret: PEER_SECRET } : {}),
   }).toString();
 
-async function tokenRun(who: "hub" | "peer", auth: "post" | "basic", connections: number): Promise<TLoadResult> {
+async function tokenRun(who: "hub" | TPeer, auth: "post" | "basic", connections: number): Promise<TLoadResult> {
   if (who === "hub") {
     const codes = await mintHubCodes(hub.base, cookie, codesPerRun);
     return runLoad({
@@ -66,9 +79,9 @@ async function tokenRun(who: "hub" | "peer", auth: "post" | "basic", connections
     });
   }
   const client = auth === "post" ? "peer-client_secret_post" : "peer-client_secret_basic";
-  const codes = await mintPeerCodes(codesPerRun, client);
+  const codes = await mintPeerCodes(who, codesPerRun, client);
   return runLoad({
-    label: `peer token ${auth}`, url: `${peerBase}/token`, method: "POST", connections,
+    label: `peer (${who}) token ${auth}`, url: `${peers[who].base}/token`, method: "POST", connections,
     headers: { ...FORM, ...(auth === "basic" ? { authorization: basic(client, PEER_SECRET) } : {}) },
     bodies: codes.map((c) => peerBody(c, auth)),
   });
@@ -76,7 +89,10 @@ async function tokenRun(who: "hub" | "peer", auth: "post" | "basic", connections
 
 // One access token each for user info.
 const hubToken = await hubAccessToken(hub.base, cookie);
-const peerToken = (await (await fetch(`${peerBase}/__mint/access-token`, { method: "POST" })).json()) as string;
+const peerTokens = {
+  memory: (await (await fetch(`${peers.memory.base}/__mint/access-token`, { method: "POST" })).json()) as string,
+  database: (await (await fetch(`${peers.database.base}/__mint/access-token`, { method: "POST" })).json()) as string,
+};
 
 const rss = new RssSampler(hub.server.pid!);
 const rows: TPairRow[] = [];
@@ -86,20 +102,25 @@ try {
     console.log(`\nrepetition ${rep}/${reps} (load average ${loadAverage()}, hub RSS ${rss.sample()} MB)`);
     const repRows: typeof rows = [];
     for (const connections of [1, 8]) {
-      for (const auth of ["post", "basic"] as const) {
+      for (const auth of values.only === "userinfo" ? [] : (["post", "basic"] as const)) {
         const h = await tokenRun("hub", auth, connections);
-        const p = await tokenRun("peer", auth, connections);
-        repRows.push({ path: `token (client_secret_${auth})`, hub: h, peer: p });
+        const p = await tokenRun("memory", auth, connections);
+        const p2 = await tokenRun("database", auth, connections);
+        repRows.push({ path: `token (client_secret_${auth})`, hub: h, peer: p, peer2: p2 });
       }
+      if (values.only === "token") continue;
       const h = await runLoad({ label: "hub userinfo", url: `${hub.base}/users/v1/users/info`, connections, headers: { authorization: `Bearer ${hubToken}` }, durationSeconds: seconds });
-      const p = await runLoad({ label: "peer /me", url: `${peerBase}/me`, connections, headers: { authorization: `Bearer ${peerToken}` }, durationSeconds: seconds });
-      repRows.push({ path: "user info (hub) / `/me` (peer)", hub: h, peer: p });
+      const me = (peer: TPeer) =>
+        runLoad({ label: `peer (${peer}) /me`, url: `${peers[peer].base}/me`, connections, headers: { authorization: `Bearer ${peerTokens[peer]}` }, durationSeconds: seconds });
+      const p = await me("memory");
+      const p2 = await me("database");
+      repRows.push({ path: "user info (hub) / `/me` (peer)", hub: h, peer: p, peer2: p2 });
     }
-    printRepetition(repRows);
+    printRepetition(repRows, PEER_NAMES);
     rows.push(...repRows);
   }
 } finally {
   printRss(rss);
-  await stopChild(peer);
+  await Promise.all(Object.values(peers).map((p) => stopChild(p.child)));
   await hub.stop();
 }

@@ -88,16 +88,25 @@ export type AccessTokenInput = {
  * space-separated string. The jti is recorded by the caller so the token can be revoked.
  */
 export async function signAccessToken(input: AccessTokenInput): Promise<string> {
+  return signOurJwt({ client_id: input.clientId, scope: input.scope.join(" "), jti: input.jti }, "at+jwt", input.audience, input);
+}
+
+/** One of our JWTs: RS256 with our key's kid, iss, sub, aud, iat = now and exp = now + lifetime. */
+async function signOurJwt(
+  payload: JWTPayload,
+  typ: "at+jwt" | "JWT",
+  audience: string,
+  input: { key: SigningKey; issuer: string; subject: string; expiresInSeconds: number; now: Date },
+): Promise<string> {
   assertLifetime(input.expiresInSeconds);
   const iat = epochSeconds(input.now);
-  return new SignJWT({ client_id: input.clientId, scope: input.scope.join(" ") })
-    .setProtectedHeader({ alg: SIGNING_ALG, typ: "at+jwt", kid: input.key.kid })
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: SIGNING_ALG, typ, kid: input.key.kid })
     .setIssuer(input.issuer)
     .setSubject(input.subject)
-    .setAudience(input.audience)
+    .setAudience(audience)
     .setIssuedAt(iat)
     .setExpirationTime(iat + input.expiresInSeconds)
-    .setJti(input.jti)
     .sign(await privateKeyOf(input.key));
 }
 
@@ -131,20 +140,11 @@ export type IdTokenInput = {
  * at_hash. Extra claims go first so they can never override a registered claim.
  */
 export async function signIdToken(input: IdTokenInput): Promise<string> {
-  assertLifetime(input.expiresInSeconds);
-  const iat = epochSeconds(input.now);
   const payload: JWTPayload = { ...input.extraClaims };
   if (input.nonce !== undefined) payload.nonce = input.nonce;
   if (input.accessToken !== undefined) payload.at_hash = computeAtHash(input.accessToken);
   if (input.jti !== undefined) payload.jti = input.jti;
-  return new SignJWT(payload)
-    .setProtectedHeader({ alg: SIGNING_ALG, typ: "JWT", kid: input.key.kid })
-    .setIssuer(input.issuer)
-    .setSubject(input.subject)
-    .setAudience(input.clientId)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + input.expiresInSeconds)
-    .sign(await privateKeyOf(input.key));
+  return signOurJwt(payload, "JWT", input.clientId, input);
 }
 
 /** The claims we rely on after the signature checks out (RFC 9068 §2.2). */

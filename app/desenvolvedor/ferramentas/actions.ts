@@ -10,6 +10,8 @@ import { updateTool } from "@/lib/server/developer/update-tool";
 import { runFormAction } from "@/lib/server/forms/run-form-action";
 import { ZDeveloperFormSchema, ZToolFormSchema } from "@/lib/validations/developer";
 import { bytesOf, parseForm, type TFormState } from "@/lib/validations/form";
+import { ZLti13FormSchema } from "@/lib/validations/lti13";
+import { removeLti13Registration, saveLti13Registration } from "@/lib/server/lti13/lti13-registration";
 
 type TToolState = TFormState<TToolFormResult>;
 
@@ -44,5 +46,22 @@ export async function runLaunchTestAction(_previous: TFormState<TLaunchTestRepor
   return runFormAction(form, requireActingPersonId, async (actorPersonId) => {
     const report = await runLaunchTest({ actorPersonId, toolId: parseForm(ZDeveloperFormSchema, form).toolId });
     return { message: "", result: report };
+  });
+}
+
+export async function saveLti13Action(_previous: TFormState, form: FormData): Promise<TFormState> {
+  return runFormAction(form, requireActingPersonId, async (actorPersonId) => {
+    const { toolId, ...fields } = parseForm(ZLti13FormSchema, form);
+    await saveLti13Registration({ actorPersonId, toolId, fields });
+    refresh();
+    return { message: "Registro LTI 1.3 salvo. A ferramenta agora é aberta com LTI 1.3.", result: undefined };
+  });
+}
+
+export async function removeLti13Action(_previous: TFormState, form: FormData): Promise<TFormState> {
+  return runFormAction(form, requireActingPersonId, async (actorPersonId) => {
+    await removeLti13Registration({ actorPersonId, toolId: parseForm(ZDeveloperFormSchema, form).toolId });
+    refresh();
+    return { message: "A ferramenta voltou a ser aberta com LTI 1.0.", result: undefined };
   });
 }

@@ -13,12 +13,15 @@ export type TDeveloperAuditAction =
   | "application.rotate_secret"
   | "application.delete"
   | "api_key.create"
-  | "api_key.revoke";
+  | "api_key.revoke"
+  | "webhook.create"
+  | "webhook.delete"
+  | "webhook.enable";
 
 export interface TAuditEntry {
   actorPersonId: string;
   action: TDeveloperAuditAction | `${"placement" | "institution" | "application_access" | "tool_sharing" | "edtech_link" | "card"}.${string}`;
-  targetType: "tool" | "application" | "api_key" | "placement" | "institution" | "application_access" | "tool_sharing" | "edtech_link" | "class" | "sign_in_card";
+  targetType: "tool" | "application" | "webhook_endpoint" | "api_key" | "placement" | "institution" | "application_access" | "tool_sharing" | "edtech_link" | "class" | "sign_in_card";
   targetId: string;
   edtechId?: string | null;
   institutionId?: string | null;

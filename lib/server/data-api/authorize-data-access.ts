@@ -26,8 +26,11 @@ export interface TInstitutionNode {
   parentId: string | null;
 }
 
+/** Who reads: an application, through one of its keys or (the webhook deliverer) as itself. */
+export type TDataReader = Pick<TVerifiedApiKey, "applicationId" | "edtechId">;
+
 export interface TDataAccessGrant {
-  key: TVerifiedApiKey;
+  key: TDataReader;
   institution: TInstitutionNode;
   /** The institution first, then its descendants (parents before children). */
   subtree: TInstitutionNode[];
@@ -128,11 +131,13 @@ export async function resolveDataAccess(options: { orgId: string; edtechId: stri
 
 export async function authorizeDataAccess(options: {
   apiKey: string | null | undefined;
+  /** Already known (the webhook deliverer reads as its endpoint's application): step 1 is skipped. */
+  reader?: TDataReader;
   orgId: string | undefined;
   /** When given, refusals after the institution is known are recorded in DataAccessLog. */
   audit?: Pick<TDataAccessLogEntry, "endpoint" | "filters">;
 }): Promise<TDataAccessGrant> {
-  const key = await verifyApiKey({ key: options.apiKey });
+  const key = options.reader ?? (await verifyApiKey({ key: options.apiKey }));
   const orgId = parseOrgId(options.orgId);
   const access = await resolveDataAccess({ orgId, edtechId: key.edtechId, applicationId: key.applicationId });
   if (access.status === "not_found") throw new AppError("not_found", "Instituição não encontrada.");

@@ -13,7 +13,7 @@ import {
   type TConfiguracao,
   type TEventKind,
 } from "@/lib/validations/data-api";
-import { authorizeDataAccess } from "./authorize-data-access";
+import { authorizeDataAccess, type TDataReader } from "./authorize-data-access";
 import { encodeCursor, laterPosition, type TCursorPosition } from "@/lib/data-api/cursor";
 import { logDataAccess } from "./log-data-access";
 import { JsonStream, JsonText } from "@/lib/server/http/json-text";
@@ -40,7 +40,17 @@ export interface TDataResponse {
 
 const PARAMETER_NAMES = Object.keys(DATA_QUERY_PARAMETERS);
 
-type TReadOptions = { apiKey: string | null | undefined; orgId: string | undefined; searchParams: URLSearchParams };
+type TReadOptions = {
+  apiKey: string | null | undefined;
+  orgId: string | undefined;
+  searchParams: URLSearchParams;
+  /** Reads as this application without a key (the webhook deliverer, readFeedPage). */
+  reader?: TDataReader;
+  /** Extra entries of the access log's filters (which webhook endpoint read). */
+  logFilters?: Record<string, string>;
+  /** Whether a page without events is written in the access log (a webhook's idle polls are not). */
+  logEmpty?: boolean;
+};
 
 /** Events read per statement when a whole feed is streamed: one page's worth of memory at a time. */
 const STREAM_CHUNK = 1000;
@@ -51,8 +61,8 @@ const STREAM_CHUNK = 1000;
  */
 async function prepareRead(options: TReadOptions) {
   const input = queryInput(options.searchParams, PARAMETER_NAMES);
-  const audit = { endpoint: "data" as const, filters: input };
-  const grant = await authorizeDataAccess({ apiKey: options.apiKey, orgId: options.orgId, audit });
+  const audit = { endpoint: "data" as const, filters: { ...input, ...options.logFilters } };
+  const grant = await authorizeDataAccess({ apiKey: options.apiKey, orgId: options.orgId, audit, ...(options.reader ? { reader: options.reader } : {}) });
   const log = { ...audit, applicationId: grant.key.applicationId, institutionId: grant.institution.id };
 
   const parsed = ZDataQuerySchema.safeParse(input);
@@ -80,6 +90,7 @@ async function prepareRead(options: TReadOptions) {
     // Each usuario record with the rule of its own perfil.
     registro: recordTextFilterByRole(grant.configurations, grant.key.applicationId),
     ids,
+    logEmpty: options.logEmpty ?? true,
   };
 }
 
@@ -90,7 +101,7 @@ async function prepareRead(options: TReadOptions) {
 export async function readData(options: TReadOptions): Promise<JsonText<TDataResponse> | JsonStream> {
   const read = await prepareRead(options);
   if (read.query.limit === undefined && read.query.cursor === undefined) return streamWholeFeed(read);
-  return pageOf(read);
+  return (await pageOf(read)).body;
 }
 
 /**
@@ -98,10 +109,30 @@ export async function readData(options: TReadOptions): Promise<JsonText<TDataRes
  * rules for the key's application applied (`limit` defaults to 1000).
  */
 export async function readDataPage(options: TReadOptions): Promise<JsonText<TDataResponse>> {
-  return pageOf(await prepareRead(options));
+  return (await pageOf(await prepareRead(options))).body;
 }
 
-async function pageOf(read: Awaited<ReturnType<typeof prepareRead>>): Promise<JsonText<TDataResponse>> {
+/** A page of the feed with where it starts and ends, for a reader that keeps its own cursor. */
+export interface TFeedPage {
+  body: JsonText<TDataResponse>;
+  eventCount: number;
+  /** The position of the page's last event (undefined when it has none). */
+  last: TCursorPosition | undefined;
+  /** Where the next read starts: proximoCursor on a full page, cursorRetomada otherwise. */
+  resume: TCursorPosition;
+  hasMore: boolean;
+}
+
+/**
+ * One page exactly as GET /manager/v1/data/{org_id} answers it to `reader` (the same
+ * authorization, rules, pairwise ids and JSON), with its positions: the webhook deliverer's way
+ * into the feed (docs/webhooks.md). Refusals throw the same AppErrors as the API.
+ */
+export async function readFeedPage(options: Omit<TReadOptions, "apiKey"> & { reader: TDataReader }): Promise<TFeedPage> {
+  return pageOf(await prepareRead({ ...options, apiKey: null }));
+}
+
+async function pageOf(read: Awaited<ReturnType<typeof prepareRead>>): Promise<TFeedPage> {
   const { query, log, timeZone, entities, filters, configuracao, registro, ids } = read;
   const limit = query.limit ?? DATA_API_DEFAULT_LIMIT;
   const page = await queryEvents({ filters, after: query.cursor, limit });
@@ -113,13 +144,14 @@ async function pageOf(read: Awaited<ReturnType<typeof prepareRead>>): Promise<Js
   const caughtUp = laterPosition({ txid: page.horizon, seq: "0" }, lastPosition ?? query.cursor ?? { txid: "0", seq: "0" });
   const resume = page.hasMore ? lastPosition! : caughtUp;
 
-  logDataAccess({ ...log, status: 200, eventCount: page.rows.length });
+  if (page.rows.length > 0 || read.logEmpty) logDataAccess({ ...log, status: 200, eventCount: page.rows.length });
   const paginacao: TDataResponse["paginacao"] = {
     limite: limit,
     proximoCursor: page.hasMore ? encodeCursor(lastPosition!) : null,
     cursorRetomada: encodeCursor(resume),
   };
-  return writeDataPage({ rows: page.rows, entities, timeZone, registro, configuracao, paginacao, ids });
+  const body = writeDataPage({ rows: page.rows, entities, timeZone, registro, configuracao, paginacao, ids });
+  return { body, eventCount: page.rows.length, last: lastPosition, resume, hasMore: page.hasMore };
 }
 
 /**

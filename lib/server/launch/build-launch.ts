@@ -13,6 +13,7 @@ import { LTI_SECRET_PURPOSE } from "@/lib/server/tools/lti-secret-purpose";
 import type { TActingProfile } from "@/lib/server/tools/acting-profile";
 import { usablePlacementCondition } from "@/lib/server/tools/find-usable-placement-ids";
 import { personalLaunchFields } from "./personal-launch-fields";
+import { lti13LoginInitiation, type TLti13LaunchRegistration } from "@/lib/server/lti13/login-initiation";
 
 export const TOOL_CONSUMER_INSTANCE_NAME = "Hub Educacional";
 export const LAUNCH_REFUSED = "A escola não compartilha mais dados com este parceiro.";
@@ -37,7 +38,7 @@ export interface BuildLaunchOptions {
 
 const ZPlacementIdSchema = z.guid();
 
-interface TPlacementRow {
+export interface TPlacementRow {
   id: string;
   title: string | null;
   customParams: unknown;
@@ -46,18 +47,22 @@ interface TPlacementRow {
   tool: { id: string; edtechId: string; title: string; launchUrl: string; consumerKey: string; sharedSecretEnc: string };
   person: { name: string; email: string | null };
   ruleRows: TRuleRow[];
+  /** The tool's LTI 1.3 registration, when it launches with LTI 1.3 (issue #21). */
+  lti13: TLti13LaunchRegistration | null;
 }
 
 // One prepared statement (docs/decisions/021): the placement if the profile may use it (the
 // gallery's own condition), its tool and class, the profile's person, and the tool's sharing
 // rule rows at the placement's institution (the rule engine's own sub-select).
-const PLACEMENT_SQL = `
+export const PLACEMENT_SQL = `
 SELECT p.id, p.title, p."customParams", p."institutionId",
        ${ruleRowsColumnSql("tool", { institution: `p."institutionId"`, edtech: `t."edtechId"`, partner: "t.id" })} AS "ruleRows",
        CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id, 'name', c.name, 'periodName', pd.name) END AS class,
        json_build_object('id', t.id, 'edtechId', t."edtechId", 'title', t.title, 'launchUrl', t."launchUrl",
                          'consumerKey', t."consumerKey", 'sharedSecretEnc', t."sharedSecretEnc") AS tool,
-       json_build_object('name', pe.name, 'email', pe.email) AS person
+       json_build_object('name', pe.name, 'email', pe.email) AS person,
+       (SELECT json_build_object('clientId', l."clientId", 'deploymentId', l."deploymentId", 'loginUrl', l."loginUrl", 'targetLinkUri', l."targetLinkUri")
+          FROM "ToolLti13" l WHERE l."toolId" = t.id) AS lti13
   FROM "Placement" p
   JOIN "Tool" t ON t.id = p."toolId"
   LEFT JOIN "Class" c ON c.id = p."classId"
@@ -68,7 +73,7 @@ SELECT p.id, p.title, p."customParams", p."institutionId",
    AND ${usablePlacementCondition({ institution: "$3::uuid", role: `$4::"Role"`, profile: "$2::uuid" })}`;
 
 /** Only scalar values make sense as form fields; anything else in the JSON is ignored. */
-const ZCustomParamsSchema = z
+export const ZCustomParamsSchema = z
   .record(z.string(), z.unknown())
   .catch({})
   .transform((raw) => {
@@ -98,6 +103,8 @@ export async function buildLaunch({ placementId, profile, timestamp, nonce }: Bu
   const sharing = sharingRuleOf(placement.ruleRows, "tool", profile.role);
   const ids = await pairwiseIds({ kind: "tool", id: tool.id });
   if (!sharing.enabled) throw new AppError("forbidden", LAUNCH_REFUSED);
+  // LTI 1.3 (issue #21): the form starts the tool's OIDC login instead; claims leave at /lti13/authorize.
+  if (placement.lti13) return lti13LoginInitiation({ placementId: placement.id, profileId: profile.id, toolTitle: tool.title, registration: placement.lti13, loginHint: ids.toPartner(profile.id) });
 
   const base = env().HUB_BASE_URL;
   const home = `${base}/`;

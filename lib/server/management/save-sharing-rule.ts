@@ -5,6 +5,8 @@ import type { TManagerScope } from "./resolve-manager-scope";
 import { parseRoleOverrides } from "@/lib/server/data-api/privacy";
 import { fromRoleRules, fromRules, type TAttributeRules, type TRoleRules } from "./sharing-rules";
 import { transaction } from "@/lib/server/db/transaction";
+import { AppError } from "@/lib/errors";
+import { hasContract, resolveSharingRule } from "@/lib/server/privacy/resolve-sharing-rule";
 
 interface TStoredRule {
   allowedAttributes: string[];
@@ -29,23 +31,36 @@ function auditedRule(rule: TStoredRule | { allowedAttributes: string[]; anonymiz
   return { allowed: rule.allowedAttributes, anonymized: rule.anonymizedAttributes, ...(Object.keys(roles).length ? { roles } : {}) };
 }
 
+/** The partner whose rule is saved, as its edtech's contract and the history need it. */
+export interface TRulePartner {
+  kind: "application" | "tool";
+  id: string;
+  name: string;
+  edtechId: string;
+}
+
 /**
  * Saves an institution's own sharing rule for one partner (an application or a tool), or with
  * `rules: null` removes it so the ancestors' rule applies again; audited in the same transaction
  * with the partner's name and the before and after values, role overrides included (the history,
- * list-sharing-rule-changes).
- * The callers check reach and the edtech contract first: they differ per partner kind.
+ * list-sharing-rule-changes). The partner's edtech must have a contract with the institution or
+ * an ancestor: else, as for no partner at all, not_found with `notFound`. The caller checks reach.
  */
 export async function saveSharingRule(options: {
   scope: TManagerScope;
   institutionId: string;
+  partner: TRulePartner | null;
+  notFound: string;
   rules: TAttributeRules | null;
   /** Per-role overrides of `rules` (ignored when removing). */
   roles?: TRoleRules;
-  store: TSharingRuleStore;
-  audit: { kind: "application_access" | "tool_sharing"; partnerId: string; partnerName: string; edtechId: string };
+  store: (partnerId: string) => TSharingRuleStore;
 }): Promise<void> {
-  const { rules, store, audit } = options;
+  const { rules, partner, institutionId } = options;
+  const current = partner && (await resolveSharingRule({ institutionId, partner: { kind: partner.kind, id: partner.id, edtechId: partner.edtechId }, role: null }));
+  if (!partner || !current || !hasContract(current)) throw new AppError("not_found", options.notFound);
+  const store = options.store(partner.id);
+  const auditKind = partner.kind === "application" ? "application_access" : "tool_sharing";
   const after = rules && { ...fromRules(rules), roleOverrides: fromRoleRules(rules, options.roles ?? {}) as Prisma.InputJsonObject };
   await transaction(async (tx) => {
     const before = await store.find(tx);
@@ -54,14 +69,14 @@ export async function saveSharingRule(options: {
     else return;
     await recordAudit(tx, {
       actorPersonId: options.scope.personId,
-      action: `${audit.kind}.${rules ? "set" : "delete"}`,
-      targetType: audit.kind,
-      targetId: audit.partnerId,
-      edtechId: audit.edtechId,
-      institutionId: options.institutionId,
+      action: `${auditKind}.${rules ? "set" : "delete"}`,
+      targetType: auditKind,
+      targetId: partner.id,
+      edtechId: partner.edtechId,
+      institutionId,
       // The partner's name is kept so the history still names it after the partner is deleted.
       details: {
-        partnerName: audit.partnerName,
+        partnerName: partner.name,
         before: before ? auditedRule(before) : null,
         after: after ? auditedRule(after) : null,
       },

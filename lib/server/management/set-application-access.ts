@@ -1,6 +1,4 @@
 import { db } from "@/lib/server/db/database";
-import { AppError } from "@/lib/errors";
-import { hasContract, resolveSharingRule } from "@/lib/server/privacy/resolve-sharing-rule";
 import { ZAccessSettingsSchema, ZIdSchema, type TAccessSettingsInput } from "@/lib/validations/management";
 import { requireInReach } from "./require-in-reach";
 import { saveSharingRule } from "./save-sharing-rule";
@@ -21,20 +19,20 @@ export async function setApplicationAccess(
       : { institutionId: ZIdSchema.parse(options.remove.institutionId), applicationId: ZIdSchema.parse(options.remove.applicationId), rules: null };
   const institution = requireInReach({ scope: options.scope, institutionId: target.institutionId });
   const application = await db().oAuthApplication.findUnique({ where: { id: target.applicationId }, select: { id: true, name: true, edtechId: true } });
-  const rule = application && (await resolveSharingRule({ institutionId: institution.id, partner: { kind: "application", id: application.id, edtechId: application.edtechId }, role: null }));
-  if (!application || !rule || !hasContract(rule)) throw new AppError("not_found", "Aplicação não encontrada entre as edtechs vinculadas.");
-
-  const where = { institutionId_applicationId: { institutionId: institution.id, applicationId: application.id } };
   await saveSharingRule({
     scope: options.scope,
     institutionId: institution.id,
+    partner: application && { kind: "application", ...application },
+    notFound: "Aplicação não encontrada entre as edtechs vinculadas.",
     rules: target.rules,
     roles: "roles" in target ? target.roles : {},
-    store: {
-      find: (tx) => tx.applicationAccess.findUnique({ where }),
-      upsert: (tx, rule) => tx.applicationAccess.upsert({ where, create: { institutionId: institution.id, applicationId: application.id, ...rule }, update: rule }),
-      remove: (tx) => tx.applicationAccess.delete({ where }),
+    store: (applicationId) => {
+      const where = { institutionId_applicationId: { institutionId: institution.id, applicationId } };
+      return {
+        find: (tx) => tx.applicationAccess.findUnique({ where }),
+        upsert: (tx, rule) => tx.applicationAccess.upsert({ where, create: { institutionId: institution.id, applicationId, ...rule }, update: rule }),
+        remove: (tx) => tx.applicationAccess.delete({ where }),
+      };
     },
-    audit: { kind: "application_access", partnerId: application.id, partnerName: application.name, edtechId: application.edtechId },
   });
 }

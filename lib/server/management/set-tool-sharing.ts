@@ -1,6 +1,4 @@
 import { db } from "@/lib/server/db/database";
-import { AppError } from "@/lib/errors";
-import { hasContract, resolveSharingRule } from "@/lib/server/privacy/resolve-sharing-rule";
 import { ZIdSchema, ZToolSharingSchema, type TToolSharingInput } from "@/lib/validations/management";
 import { requireInReach } from "./require-in-reach";
 import { saveSharingRule } from "./save-sharing-rule";
@@ -22,20 +20,20 @@ export async function setToolSharing(
       : { institutionId: ZIdSchema.parse(options.remove.institutionId), toolId: ZIdSchema.parse(options.remove.toolId), rules: null };
   const institution = requireInReach({ scope: options.scope, institutionId: target.institutionId });
   const tool = await db().tool.findUnique({ where: { id: target.toolId }, select: { id: true, edtechId: true, title: true } });
-  const current = tool ? await resolveSharingRule({ institutionId: institution.id, partner: { kind: "tool", id: tool.id, edtechId: tool.edtechId }, role: null }) : null;
-  if (!tool || !current || !hasContract(current)) throw new AppError("not_found", "Ferramenta não encontrada entre as edtechs vinculadas.");
-
-  const where = { institutionId_toolId: { institutionId: institution.id, toolId: tool.id } };
   await saveSharingRule({
     scope: options.scope,
     institutionId: institution.id,
+    partner: tool && { kind: "tool", id: tool.id, name: tool.title, edtechId: tool.edtechId },
+    notFound: "Ferramenta não encontrada entre as edtechs vinculadas.",
     rules: target.rules,
     roles: "roles" in target ? target.roles : {},
-    store: {
-      find: (tx) => tx.toolSharing.findUnique({ where }),
-      upsert: (tx, rule) => tx.toolSharing.upsert({ where, create: { institutionId: institution.id, toolId: tool.id, ...rule }, update: rule }),
-      remove: (tx) => tx.toolSharing.delete({ where }),
+    store: (toolId) => {
+      const where = { institutionId_toolId: { institutionId: institution.id, toolId } };
+      return {
+        find: (tx) => tx.toolSharing.findUnique({ where }),
+        upsert: (tx, rule) => tx.toolSharing.upsert({ where, create: { institutionId: institution.id, toolId, ...rule }, update: rule }),
+        remove: (tx) => tx.toolSharing.delete({ where }),
+      };
     },
-    audit: { kind: "tool_sharing", partnerId: tool.id, partnerName: tool.title, edtechId: tool.edtechId },
   });
 }

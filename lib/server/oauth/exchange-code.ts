@@ -8,7 +8,7 @@
 //   6. PKCE: a verifier matching the stored challenge; no
 //      verifier when no challenge was sent (RFC 9700 §2.1.1) → else invalid_grant
 //   7. tokens are signed and the access token recorded with the code's id.
-// Steps 3 and 7 are one statement (the claim and the token rows, atomic without a transaction of
+// Steps 3 and 7's record are one statement, run while the tokens are signed (the claim and the token rows, atomic without a transaction of
 // its own): a concurrent replay waits for the claim to commit, then sees the code used and
 // revokes the tokens the first exchange just recorded. Once claimed, a code is spent even if a
 // later check fails: single use means one attempt. Raw SQL, prepared on PostgreSQL: this is the
@@ -19,7 +19,7 @@ import { verifyPkce } from "@/lib/oauth/pkce";
 import { hashSecret } from "@/lib/oauth/secret";
 import type { TokenRequest } from "@/lib/oauth/token-request";
 import { logIdTokenIssued } from "@/lib/server/audit/log-id-token";
-import { recordTokenRowsSql, signTokens, type TTokenRow } from "./issue-tokens";
+import { planTokens, recordTokenRowsSql, type TTokenRow } from "./issue-tokens";
 import { getSigningKey } from "./signing-keys";
 
 export interface TTokenResponse {
@@ -101,13 +101,18 @@ export async function exchangeCode(options: {
     const claimed = await sql.query(CLAIM_SQL, [code.id, now], { prepared: true });
     return claimed.length === 0 ? refuseReplay(code.id, now) : failure;
   }
-  const { tokens, rows } = await signTokens({
+  const { rows, sign } = await planTokens({
     application, profileId: code.profileId, scope: code.scope.split(" ").filter(Boolean), nonce: code.nonce,
     codeId: code.id, accessToken: true, idToken: true, now, key: await getSigningKey({ now }),
   });
+  // The claim and the rows are written while the tokens are signed (the signatures run on
+  // libuv's thread pool); if the code was spent meanwhile, the signed tokens are dropped unsent.
+  const [tokens, stored] = await Promise.all([
+    sign(),
+    sql.query(CLAIM_AND_RECORD_SQL, [code.id, now, JSON.stringify(rows satisfies TTokenRow[])], { prepared: true }),
+  ]);
   const { accessToken, idToken } = tokens;
-  if (!accessToken || !idToken) throw new Error("signTokens did not return both tokens");
-  const stored = await sql.query(CLAIM_AND_RECORD_SQL, [code.id, now, JSON.stringify(rows satisfies TTokenRow[])], { prepared: true });
+  if (!accessToken || !idToken) throw new Error("planTokens did not sign both tokens");
   if (stored.length === 0) return refuseReplay(code.id, now);
   // Logged once committed: a refused exchange issued nothing.
   logIdTokenIssued({ applicationId: application.id, profileId: code.profileId });

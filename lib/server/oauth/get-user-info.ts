@@ -67,18 +67,40 @@ interface TPresentedToken {
 }
 
 /** An access token (typ at+jwt, RFC 9068) or one of our id tokens (typ JWT, aud = the client). */
-async function verifyPresentedToken(token: string, now: Date): Promise<TPresentedToken | OAuthError> {
+async function verifySignedToken(token: string, now: Date): Promise<(TPresentedToken & { exp: number }) | OAuthError> {
   const options = ourTokenVerification(now);
   if (jwtType(token) === "JWT") {
     const claims = await verifyIdToken(token, options);
     if (claims instanceof OAuthError) return claims;
     // Id tokens issued before their jti was recorded cannot be checked for revocation.
     if (claims.jti === undefined) return invalidToken("The id token is invalid");
-    return { jti: claims.jti, sub: claims.sub, clientId: claims.aud };
+    return { jti: claims.jti, sub: claims.sub, clientId: claims.aud, exp: claims.exp };
   }
   const claims = await verifyAccessToken(token, options);
   if (claims instanceof OAuthError) return claims;
-  return { jti: claims.jti, sub: claims.sub, clientId: claims.client_id };
+  return { jti: claims.jti, sub: claims.sub, clientId: claims.client_id, exp: claims.exp };
+}
+
+/**
+ * Tokens whose signature this process verified, until they expire (docs/decisions/025): a JWT's
+ * signature, issuer and claims never change, and a key stays published for as long as any token
+ * it signed is unexpired, so the verification's answer for a given token string holds until its
+ * `exp`. Everything that can change — revocation, the profile, the institution's rules — is read
+ * from the database on every request, after this. Only tokens that verified are kept (a forged
+ * one cannot fill the map), at most VERIFIED_TOKENS_MAX, the oldest forgotten first.
+ */
+const verifiedTokens = new Map<string, TPresentedToken & { exp: number }>();
+const VERIFIED_TOKENS_MAX = 10_000;
+
+async function verifyPresentedToken(token: string, now: Date): Promise<TPresentedToken | OAuthError> {
+  const known = verifiedTokens.get(token);
+  if (known && known.exp * 1000 > now.getTime()) return known;
+  if (known) verifiedTokens.delete(token);
+  const verified = await verifySignedToken(token, now);
+  if (verified instanceof OAuthError) return verified;
+  if (verifiedTokens.size >= VERIFIED_TOKENS_MAX) verifiedTokens.delete(verifiedTokens.keys().next().value!);
+  verifiedTokens.set(token, verified);
+  return verified;
 }
 
 interface TTokenRecord {

@@ -59,43 +59,52 @@ const RECORD_SQL = recordTokenRowsSql("$1");
 
 /**
  * Signs the access token (RFC 9068 JWT) and/or the id token (OIDC Core §2; at_hash binds it to
- * the access token issued with it), and records each one's jti so it can be revoked.
+ * the access token issued with it), and records each one's jti so it can be revoked. The rows
+ * are written while the tokens are signed: a token is valid only once both are done.
  */
 export async function issueTokens(input: TIssueTokensInput): Promise<TIssuedTokens> {
-  const { tokens, rows } = await signTokens(input);
-  if (rows.length > 0) await database().sql.query(RECORD_SQL, [JSON.stringify(rows)], { prepared: true });
+  const { rows, sign } = await planTokens(input);
+  const [tokens] = await Promise.all([sign(), rows.length > 0 ? database().sql.query(RECORD_SQL, [JSON.stringify(rows)], { prepared: true }) : null]);
   return tokens;
 }
 
-/** The tokens, signed, and the rows that make them valid, for the caller to record (exchange-code.ts). */
-export async function signTokens(input: TIssueTokensInput): Promise<{ tokens: TIssuedTokens; rows: TTokenRow[] }> {
+/**
+ * The rows that will make the tokens valid (jti, profile, expiry: known before any signature),
+ * and `sign()` for the tokens themselves, so a caller can record the rows while they are signed
+ * (exchange-code.ts: the code's claim and the rows in one statement, during the signatures).
+ */
+export async function planTokens(input: TIssueTokensInput): Promise<{ rows: TTokenRow[]; sign: () => Promise<TIssuedTokens> }> {
   const now = input.now ?? new Date();
   const key = input.key ?? (await getSigningKey({ now }));
   const issuer = env().HUB_BASE_URL;
   const scope = input.scope.join(" ");
   // OIDC Core §8.1: a pairwise subject, the same one the application's Data API records carry.
   const subject = (await pairwiseIds({ kind: "application", id: input.application.id })).toPartner(input.profileId);
-  const result: TIssuedTokens = { expiresIn: ACCESS_TOKEN_TTL_SECONDS, scope, subject };
 
   // Both tokens' jtis are recorded: an access token or an id token presented to user info is
   // honoured only while its row exists and is not revoked (a replayed code revokes both).
   const record = { applicationId: input.application.id, profileId: input.profileId, codeId: input.codeId ?? null, scope, createdAt: now };
+  const accessJti = input.accessToken ? randomUUID() : null;
+  const idJti = input.idToken ? randomUUID() : null;
   const rows: TTokenRow[] = [];
-  if (input.accessToken) {
-    const jti = randomUUID();
-    result.accessToken = await signAccessToken({
-      key, issuer, audience: input.application.clientId, subject, clientId: input.application.clientId,
-      scope: input.scope, jti, expiresInSeconds: ACCESS_TOKEN_TTL_SECONDS, now,
-    });
-    rows.push({ jti, ...record, expiresAt: new Date(now.getTime() + ACCESS_TOKEN_TTL_SECONDS * 1000) });
-  }
-  if (input.idToken) {
-    const jti = randomUUID();
-    result.idToken = await signIdToken({
-      key, issuer, clientId: input.application.clientId, subject, nonce: input.nonce ?? undefined,
-      accessToken: result.accessToken, jti, expiresInSeconds: ID_TOKEN_TTL_SECONDS, now,
-    });
-    rows.push({ jti, ...record, expiresAt: new Date(now.getTime() + ID_TOKEN_TTL_SECONDS * 1000) });
-  }
-  return { tokens: result, rows };
+  if (accessJti) rows.push({ jti: accessJti, ...record, expiresAt: new Date(now.getTime() + ACCESS_TOKEN_TTL_SECONDS * 1000) });
+  if (idJti) rows.push({ jti: idJti, ...record, expiresAt: new Date(now.getTime() + ID_TOKEN_TTL_SECONDS * 1000) });
+
+  const sign = async (): Promise<TIssuedTokens> => {
+    const result: TIssuedTokens = { expiresIn: ACCESS_TOKEN_TTL_SECONDS, scope, subject };
+    if (accessJti) {
+      result.accessToken = await signAccessToken({
+        key, issuer, audience: input.application.clientId, subject, clientId: input.application.clientId,
+        scope: input.scope, jti: accessJti, expiresInSeconds: ACCESS_TOKEN_TTL_SECONDS, now,
+      });
+    }
+    if (idJti) {
+      result.idToken = await signIdToken({
+        key, issuer, clientId: input.application.clientId, subject, nonce: input.nonce ?? undefined,
+        accessToken: result.accessToken, jti: idJti, expiresInSeconds: ID_TOKEN_TTL_SECONDS, now,
+      });
+    }
+    return result;
+  };
+  return { rows, sign };
 }

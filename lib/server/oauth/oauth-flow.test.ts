@@ -17,6 +17,8 @@ import { toAuthorizationResponse } from "./authorization-http";
 import { decideAuthorization, type TSessionRef } from "./decide-authorization";
 import { issueCode } from "./issue-code";
 import { issueTokens } from "./issue-tokens";
+import { getUserInfo } from "./get-user-info";
+import { OAuthError } from "@/lib/oauth/errors";
 import { prepareProfileChoice } from "./prepare-profile-choice";
 import { createOAuthWorld, hubFetch, TEST_ISSUER, type TOAuthWorld, type TTestApp } from "@/test/fixtures/oauth";
 
@@ -518,6 +520,18 @@ describe("GET /users/v1/users/info", () => {
     const { response, body } = await userInfo(old.accessToken!, w.teacherA);
     expect(response.status).toBe(401);
     expect(body.error_description).toBe("The access token expired");
+  });
+
+  it("a token user info has verified once is still refused once it expires (the verified-token cache keeps exp)", async () => {
+    const fresh = await issueTokens({ application: w.app, profileId: w.teacherA, scope: ["user.info"], accessToken: true, idToken: false });
+    const authorization = `Bearer ${fresh.accessToken!}`;
+    expect(await getUserInfo({ authorization, relationshipId: null })).not.toBeInstanceOf(OAuthError);
+    const later = await getUserInfo({ authorization, relationshipId: null, now: new Date(Date.now() + 2 * 3600_000) });
+    expect(later).toBeInstanceOf(OAuthError);
+    expect((later as OAuthError).description).toBe("The access token expired");
+    // And a verified token's row is still read on every request: revoking it refuses the next one.
+    await db().accessToken.updateMany({ where: { jti: decodeJwt(fresh.accessToken!).jti! }, data: { revokedAt: new Date() } });
+    expect(await getUserInfo({ authorization, relationshipId: null })).toBeInstanceOf(OAuthError);
   });
 
   it("revoked token → 401", async () => {

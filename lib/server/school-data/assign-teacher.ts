@@ -1,6 +1,7 @@
 import type { SubjectTeacher } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
 import { ZTeachingInputSchema } from "@/lib/validations/school-data";
+import { requireClass } from "./require-class";
 import { inTransaction, recordChange, type WriteOptions } from "./record-change";
 import { requireProfile } from "./require-profile";
 import { disciplinaProfessorRecord } from "./snapshots";
@@ -11,8 +12,7 @@ export async function assignTeacher(
 ): Promise<SubjectTeacher> {
   const data = ZTeachingInputSchema.parse(input);
   return inTransaction(options, "Atribuição deste professor à disciplina na turma", async (tx) => {
-    const cls = await tx.class.findUnique({ where: { id: data.classId }, include: { period: true } });
-    if (!cls) throw new AppError("not_found", "Turma não encontrada.");
+    const cls = await requireClass(tx, data.classId);
     const subject = await tx.subject.findUnique({ where: { id: data.subjectId } });
     if (!subject) throw new AppError("not_found", "Disciplina não encontrada.");
     if (subject.institutionId !== cls.institutionId) throw new AppError("bad_request", "A disciplina é de outra instituição.");

@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { requireClass } from "./require-class";
 import { inTransaction, recordChange, type WriteOptions } from "./record-change";
 import { removeEnrollments, removeTeachings } from "./remove-links";
 import { turmaRecord } from "./snapshots";
@@ -6,8 +6,7 @@ import { turmaRecord } from "./snapshots";
 /** Removes a class with its enrollments and teacher assignments, each with its delete event. */
 export async function deleteClass({ classId }: { classId: string }, options: WriteOptions = {}): Promise<void> {
   await inTransaction(options, "Turma", async (tx) => {
-    const cls = await tx.class.findUnique({ where: { id: classId }, include: { period: true } });
-    if (!cls) throw new AppError("not_found", "Turma não encontrada.");
+    const cls = await requireClass(tx, classId);
     await removeEnrollments(tx, { classId });
     await removeTeachings(tx, { classId });
     await tx.placement.deleteMany({ where: { classId } });

@@ -1,6 +1,6 @@
 import type { ClassStudent } from "@/lib/generated/prisma/client";
-import { AppError } from "@/lib/errors";
 import { ZEnrollmentInputSchema } from "@/lib/validations/school-data";
+import { requireClass } from "./require-class";
 import { inTransaction, recordChange, type WriteOptions } from "./record-change";
 import { requireProfile } from "./require-profile";
 import { turmaAlunoRecord } from "./snapshots";
@@ -8,8 +8,7 @@ import { turmaAlunoRecord } from "./snapshots";
 export async function enrollStudent(input: { classId: string; studentId: string }, options: WriteOptions = {}): Promise<ClassStudent> {
   const data = ZEnrollmentInputSchema.parse(input);
   return inTransaction(options, "Matrícula do aluno nesta turma", async (tx) => {
-    const cls = await tx.class.findUnique({ where: { id: data.classId }, include: { period: true } });
-    if (!cls) throw new AppError("not_found", "Turma não encontrada.");
+    const cls = await requireClass(tx, data.classId);
     await requireProfile(tx, data.studentId, "aluno", cls.institutionId);
     const row = await tx.classStudent.create({ data });
     await recordChange(tx, {

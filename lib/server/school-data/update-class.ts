@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Class } from "@/lib/generated/prisma/client";
-import { AppError } from "@/lib/errors";
 import { ZClassUpdateSchema } from "@/lib/validations/school-data";
+import { requireClass } from "./require-class";
 import { inTransaction, recordChange, type WriteOptions } from "./record-change";
 import { turmaRecord } from "./snapshots";
 
@@ -11,7 +11,7 @@ export async function updateClass(
 ): Promise<Class> {
   const data = ZClassUpdateSchema.parse(changes);
   return inTransaction(options, "Turma com este nome no período", async (tx) => {
-    if (!(await tx.class.findUnique({ where: { id: classId } }))) throw new AppError("not_found", "Turma não encontrada.");
+    await requireClass(tx, classId);
     const cls = await tx.class.update({ where: { id: classId }, data, include: { period: true } });
     const { period, ...row } = cls;
     await recordChange(tx, { institutionId: row.institutionId, entity: "turma", kind: "update", record: turmaRecord(row, period), periodCode: period.code });

@@ -79,6 +79,12 @@ export default async function DeveloperApplicationPage({ params }: Props) {
         />
       </section>
 
+      <section aria-labelledby="webhooks-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+        <h2 id="webhooks-title" className="text-lg font-semibold">Webhooks</h2>
+        <p className="mt-1 text-sm text-slate-600">Receba os eventos da API de dados por POST assinado, sem consultar: endpoints, registro de entregas e reenvio.</p>
+        <Link href={`/desenvolvedor/aplicacoes/${app.id}/webhooks`} className="mt-3 inline-block text-sm font-medium text-brand-700 hover:underline">Configurar webhooks →</Link>
+      </section>
+
       <section aria-labelledby="institutions-title" className="space-y-3">
         <div>
           <h2 id="institutions-title" className="text-lg font-semibold">Instituições</h2>

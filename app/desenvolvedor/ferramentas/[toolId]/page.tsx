@@ -6,7 +6,9 @@ import { ToolForm } from "@/components/developer/tool-form";
 import { ToolStatusForm } from "@/components/developer/tool-status-form";
 import { getDeveloperTool } from "@/lib/server/developer/get-developer-tool";
 import { requireDeveloper } from "@/lib/server/developer/require-developer";
-import { setToolStatusAction, updateToolAction } from "../actions";
+import { Lti13Section } from "@/components/developer/lti13-section";
+import { getLti13Registration } from "@/lib/server/lti13/lti13-registration";
+import { removeLti13Action, saveLti13Action, setToolStatusAction, updateToolAction } from "../actions";
 
 type Props = { params: Promise<{ toolId: string }> };
 
@@ -18,6 +20,7 @@ export default async function DeveloperToolPage({ params }: Props) {
   // Another edtech's tool is "not found", exactly like an unknown id.
   const tool = await getDeveloperTool({ personId: developer.personId, toolId });
   if (!tool) notFound();
+  const lti13 = await getLti13Registration({ personId: developer.personId, toolId: tool.id });
   return (
     <section className="space-y-10">
       <div>
@@ -74,6 +77,8 @@ export default async function DeveloperToolPage({ params }: Props) {
           }}
         />
       </section>
+
+      <Lti13Section toolId={tool.id} registration={lti13} saveAction={saveLti13Action} removeAction={removeLti13Action} />
 
       <section aria-labelledby="status-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
         <h2 id="status-title" className="text-lg font-semibold">{tool.status === "active" ? "Retirar da galeria" : "Reativar"}</h2>

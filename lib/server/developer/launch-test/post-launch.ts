@@ -37,11 +37,24 @@ function pinnedLookup(addresses: LookupAddress[]) {
 export const NO_ANSWER = "A ferramenta não respondeu: sem conexão, sem resposta em tempo ou falha de TLS.";
 
 /**
- * POSTs one form-encoded launch from the hub's server and reports the status only. node:http
- * never follows redirects, so a 3xx is reported as it is; the body is not read.
+ * POSTs one form-encoded launch from the hub's server and reports the status only (postToTarget).
  */
 export function postLaunch({ target, fields, timeoutMs }: PostLaunchOptions): Promise<TPostResult> {
   const body = new URLSearchParams(fields.map(([name, value]) => [name, value])).toString();
+  return postToTarget({
+    target,
+    body,
+    timeoutMs,
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html,*/*;q=0.8", "User-Agent": "HubEducacional-TestadorDeLancamento/1.0" },
+  });
+}
+
+/**
+ * POSTs `body` to a target resolvePinnedTarget checked, connecting only to its checked
+ * addresses, and reports the status only. node:http never follows redirects, so a 3xx is
+ * reported as it is; the body of the answer is never read.
+ */
+export function postToTarget({ target, body, headers, timeoutMs }: { target: TLaunchTarget; body: string | Buffer; headers: Record<string, string>; timeoutMs: number }): Promise<TPostResult> {
   const request = target.url.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
     let settled = false;
@@ -56,12 +69,7 @@ export function postLaunch({ target, fields, timeoutMs }: PostLaunchOptions): Pr
         host: target.hostname,
         port: target.url.port || undefined,
         path: `${target.url.pathname}${target.url.search}`,
-        headers: {
-          "Content-Type": "application/x-www-form-urlencoded",
-          "Content-Length": Buffer.byteLength(body),
-          Accept: "text/html,*/*;q=0.8",
-          "User-Agent": "HubEducacional-TestadorDeLancamento/1.0",
-        },
+        headers: { ...headers, "Content-Length": Buffer.byteLength(body) },
         lookup: pinnedLookup(target.addresses),
         agent: false,
         signal: AbortSignal.timeout(timeoutMs),

@@ -38,14 +38,24 @@ const systemLookup: TLookupAll = (hostname) =>
 
 /**
  * Resolves the launch URL's host to all of its addresses and refuses the target if any of them
- * is not public — one private address among public ones is enough for a connection to land
- * there. Demo mode relaxes loopback and private ranges only: link-local (the cloud metadata
- * service lives at 169.254.169.254) and reserved ranges are never a tool.
+ * is not public (resolvePinnedTarget).
  */
 export async function resolveLaunchTarget({ launchUrl, allowPrivateNetwork, lookup = systemLookup }: ResolveLaunchTargetOptions): Promise<TResolvedTarget> {
   const problem = urlProblem(launchUrl, "launch");
   if (problem) return { ok: false, message: `Endereço de lançamento inválido: ${problem}` };
-  const url = new URL(launchUrl);
+  const target = await resolvePinnedTarget({ url: new URL(launchUrl), allowPrivateNetwork, lookup });
+  return target ? { ok: true, target } : { ok: false, message: TARGET_REFUSED };
+}
+
+/**
+ * The SSRF guard of every request the hub's server sends to an address an edtech typed (the
+ * launch tester, webhooks): resolves the host to all of its addresses and answers null if any of
+ * them is not public — one private address among public ones is enough for a connection to land
+ * there — or if the name does not resolve. Demo mode relaxes loopback and private ranges only:
+ * link-local (the cloud metadata service lives at 169.254.169.254) and reserved ranges are never
+ * a partner. Connections then use only the returned addresses (postToTarget, post-launch.ts).
+ */
+export async function resolvePinnedTarget({ url, allowPrivateNetwork, lookup = systemLookup }: { url: URL; allowPrivateNetwork: boolean; lookup?: TLookupAll }): Promise<TLaunchTarget | null> {
   const hostname = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: LookupAddress[];
   if (isIP(hostname)) {
@@ -54,15 +64,15 @@ export async function resolveLaunchTarget({ launchUrl, allowPrivateNetwork, look
     try {
       addresses = await lookup(hostname);
     } catch {
-      return { ok: false, message: TARGET_REFUSED };
+      return null;
     }
   }
-  if (addresses.length === 0) return { ok: false, message: TARGET_REFUSED };
+  if (addresses.length === 0) return null;
   for (const { address } of addresses) {
     const kind = classifyAddress(address);
     if (kind === "public") continue;
     if (allowPrivateNetwork && (kind === "loopback" || kind === "private")) continue;
-    return { ok: false, message: TARGET_REFUSED };
+    return null;
   }
-  return { ok: true, target: { url, hostname, addresses } };
+  return { url, hostname, addresses };
 }

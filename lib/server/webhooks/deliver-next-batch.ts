@@ -1,0 +1,207 @@
+// The webhook deliverer's one step: claim a due (endpoint, institution) cursor, read the next page
+// of that application's Data API feed through the API's own code (readFeedPage), sign it, POST
+// it, record the attempt, and move the cursor only on a 2xx (docs/decisions/026).
+import { createHash, randomUUID } from "node:crypto";
+import { AppError } from "@/lib/errors";
+import { encodeCursor } from "@/lib/data-api/cursor";
+import { database } from "@/lib/server/db/database";
+import { readFeedPage, type TFeedPage } from "@/lib/server/data-api/read-data-page";
+import type { TLookupAll } from "@/lib/server/developer/launch-test/resolve-launch-target";
+import { sendWebhook, type TSendResult } from "./send-webhook";
+
+export interface TDeliverySettings {
+  /** Names this instance in the attempt log. */
+  worker: string;
+  /** Events per delivery (the feed's `limit`). */
+  batchSize: number;
+  /** How long a claimed cursor is this worker's: longer than a read plus a 5 s POST. */
+  leaseMs: number;
+  /** How soon a caught-up cursor reads the feed again. */
+  idleMs: number;
+  /** Retries: base·2^(n−1), capped, with jitter (half fixed, half random). */
+  backoffBaseMs: number;
+  backoffCapMs: number;
+  /** An endpoint failing for this long is disabled (at least 24 h in production). */
+  disableAfterMs: number;
+  allowPrivateNetwork?: boolean;
+  lookup?: TLookupAll;
+  timeoutMs?: number;
+}
+
+export const DEFAULT_DELIVERY_SETTINGS: Omit<TDeliverySettings, "worker"> = {
+  batchSize: 500,
+  leaseMs: 60_000,
+  idleMs: 500,
+  backoffBaseMs: 5_000,
+  backoffCapMs: 3_600_000,
+  disableAfterMs: 24 * 3_600_000,
+};
+
+/** While an application has no access to the institution (contract or access removed), its cursor waits this long. */
+const NO_ACCESS_RETRY_MS = 60_000;
+
+interface TClaimed extends TBatchEndpoint {
+  id: string;
+  institutionId: string;
+  position: string | null;
+  failures: number;
+  failingSince: Date | null;
+  pendingLimit: number | null;
+}
+
+// One statement: the row is locked by the sub-select (SKIP LOCKED: another worker's claim in
+// flight is passed over) and leased by the update; a lease that expired (its worker died) makes
+// the row claimable again. PostgreSQL re-checks the lease on the newest row version, so two
+// workers never both win it.
+const CLAIM_SQL = `
+UPDATE "WebhookCursor" c SET "leaseUntil" = now() + $2 * interval '1 millisecond', "leaseToken" = $1::uuid
+  FROM "WebhookEndpoint" e JOIN "OAuthApplication" a ON a.id = e."applicationId"
+ WHERE e.id = c."endpointId" AND c.id = (
+   SELECT d.id FROM "WebhookCursor" d JOIN "WebhookEndpoint" de ON de.id = d."endpointId"
+    WHERE de."disabledAt" IS NULL AND d."dueAt" <= now() AND (d."leaseUntil" IS NULL OR d."leaseUntil" < now())
+    ORDER BY d."dueAt" LIMIT 1 FOR UPDATE OF d SKIP LOCKED)
+RETURNING c.id, c."endpointId", c."institutionId", c.position, c.failures, c."failingSince", c."pendingLimit",
+          e."applicationId", a."edtechId", e.url, e."secretSealed", e.entities, e.kinds`;
+
+// Every update of a claimed cursor holds its lease token: a worker whose lease was taken over
+// (it stalled past leaseMs) changes nothing.
+const RELEASE_SQL = `UPDATE "WebhookCursor" SET "leaseUntil" = NULL, "leaseToken" = NULL, "dueAt" = now() + $3 * interval '1 millisecond', "lastError" = $4
+  WHERE id = $1 AND "leaseToken" = $2::uuid`;
+const ADVANCE_SQL = `UPDATE "WebhookCursor" SET position = $3, "leaseUntil" = NULL, "leaseToken" = NULL, "dueAt" = now() + $4 * interval '1 millisecond',
+    failures = 0, "failingSince" = NULL, "pendingLimit" = NULL, "lastError" = NULL, "deliveredAt" = CASE WHEN $5 THEN now() ELSE "deliveredAt" END
+  WHERE id = $1 AND "leaseToken" = $2::uuid`;
+const FAIL_SQL = `UPDATE "WebhookCursor" SET "leaseUntil" = NULL, "leaseToken" = NULL, "dueAt" = now() + $3 * interval '1 millisecond',
+    failures = failures + 1, "failingSince" = COALESCE("failingSince", now()), "pendingLimit" = $4, "lastError" = $5
+  WHERE id = $1 AND "leaseToken" = $2::uuid
+  RETURNING "failingSince" < now() - $6 * interval '1 millisecond' AS expired`;
+const DISABLE_SQL = `UPDATE "WebhookEndpoint" SET "disabledAt" = now(), "disabledReason" = $2 WHERE id = $1 AND "disabledAt" IS NULL`;
+const ATTEMPT_SQL = `INSERT INTO "WebhookAttempt" ("endpointId", "institutionId", "messageId", trigger, "fromPosition", "toPosition", "eventCount", "latencyMs", "responseStatus", ok, error, worker)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
+
+/** The stable webhook-id of a batch: the endpoint, the institution and the batch's range of the feed. */
+export function batchMessageId(endpointId: string, institutionId: string, from: string | null, to: string): string {
+  return `msg_${createHash("sha256").update(`${endpointId}|${institutionId}|${from ?? ""}|${to}`).digest("base64url").slice(0, 32)}`;
+}
+
+/**
+ * The body of a delivery: the Standard Webhooks envelope around the page exactly as the Data API
+ * answers it (its bytes spliced, not re-serialised).
+ */
+export function batchPayload(institutionId: string, page: Pick<TFeedPage, "body">, at = new Date()): string {
+  return `{"type":"dados.alterados","timestamp":"${at.toISOString()}","instituicaoId":"${institutionId}","data":${page.body.bytes.toString("utf8")}}`;
+}
+
+export function backoffMs(failures: number, settings: Pick<TDeliverySettings, "backoffBaseMs" | "backoffCapMs">, random = Math.random): number {
+  const full = Math.min(settings.backoffCapMs, settings.backoffBaseMs * 2 ** Math.min(failures - 1, 30));
+  return Math.round(full / 2 + (random() * full) / 2);
+}
+
+/** The feed query of a cursor's next batch (the endpoint's filters, its position, the batch size). */
+export function batchQuery(options: { position: string | null; limit: number; entities: string[]; kinds: string[] }): URLSearchParams {
+  const query = new URLSearchParams({ limit: String(options.limit) });
+  if (options.position) query.set("cursor", options.position);
+  if (options.entities.length) query.set("only", options.entities.join(","));
+  if (options.kinds.length) query.set("event", options.kinds.join(","));
+  return query;
+}
+
+/** What a batch is sent to: an endpoint and its application. */
+export interface TBatchEndpoint {
+  endpointId: string;
+  applicationId: string;
+  edtechId: string;
+  url: string;
+  secretSealed: string;
+  entities: string[];
+  kinds: string[];
+}
+
+/** The batch of the feed after `from` (null: the start), as the Data API answers it to the endpoint's application. */
+export function readBatch(endpoint: TBatchEndpoint, institutionId: string, from: string | null, limit: number): Promise<TFeedPage> {
+  return readFeedPage({
+    reader: { applicationId: endpoint.applicationId, edtechId: endpoint.edtechId },
+    orgId: institutionId,
+    searchParams: batchQuery({ position: from, limit, entities: endpoint.entities, kinds: endpoint.kinds }),
+    logFilters: { webhook: endpoint.endpointId },
+    logEmpty: false,
+  });
+}
+
+export type TAttemptTrigger = "delivery" | "retry" | "replay" | "test";
+
+/** Signs and POSTs one message, and records the attempt (never the body). */
+export async function sendAndRecord(options: {
+  endpoint: TBatchEndpoint;
+  institutionId: string | null;
+  messageId: string;
+  payload: string;
+  trigger: TAttemptTrigger;
+  range: { from: string | null; to: string | null; eventCount: number };
+  settings: Pick<TDeliverySettings, "worker" | "allowPrivateNetwork" | "lookup" | "timeoutMs">;
+}): Promise<TSendResult> {
+  const { endpoint, settings } = options;
+  const result = await sendWebhook({
+    url: endpoint.url,
+    secretSealed: endpoint.secretSealed,
+    messageId: options.messageId,
+    payload: options.payload,
+    ...(settings.allowPrivateNetwork !== undefined ? { allowPrivateNetwork: settings.allowPrivateNetwork } : {}),
+    ...(settings.lookup ? { lookup: settings.lookup } : {}),
+    ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
+  });
+  await database().sql.query(ATTEMPT_SQL, [
+    endpoint.endpointId, options.institutionId, options.messageId, options.trigger, options.range.from, options.range.to, options.range.eventCount,
+    result.latencyMs, result.status, result.ok, result.error, settings.worker,
+  ]);
+  return result;
+}
+
+/** Sends a batch read with readBatch, under its stable webhook-id. */
+export function sendBatch(endpoint: TBatchEndpoint, institutionId: string, from: string | null, page: TFeedPage, trigger: TAttemptTrigger, settings: Pick<TDeliverySettings, "worker" | "allowPrivateNetwork" | "lookup" | "timeoutMs">): Promise<TSendResult> {
+  const to = encodeCursor(page.last!);
+  return sendAndRecord({
+    endpoint,
+    institutionId,
+    messageId: batchMessageId(endpoint.endpointId, institutionId, from, to),
+    payload: batchPayload(institutionId, page),
+    trigger,
+    range: { from, to, eventCount: page.eventCount },
+    settings,
+  });
+}
+
+export type TStepResult = "none" | "caught_up" | "no_access" | "delivered" | "failed" | "lease_lost";
+
+const durationText = (ms: number) => (ms >= 3_600_000 ? `${Math.round(ms / 3_600_000)} h` : `${Math.max(1, Math.round(ms / 60_000))} min`);
+
+/** One step of the worker loop; "none" when no cursor is due. */
+export async function deliverNextBatch(settings: TDeliverySettings): Promise<TStepResult> {
+  const sql = database().sql;
+  const token = randomUUID();
+  const [c] = await sql.query<TClaimed>(CLAIM_SQL, [token, settings.leaseMs]);
+  if (!c) return "none";
+  let page: TFeedPage;
+  try {
+    page = await readBatch(c, c.institutionId, c.position, c.pendingLimit ?? settings.batchSize);
+  } catch (error) {
+    const refused = error instanceof AppError;
+    await sql.query(RELEASE_SQL, [c.id, token, refused ? NO_ACCESS_RETRY_MS : settings.idleMs, refused ? `Sem acesso aos dados da instituição: ${error.message}` : null]);
+    if (refused) return "no_access";
+    throw error;
+  }
+  const resume = encodeCursor(page.resume);
+  if (page.eventCount === 0) {
+    const [moved] = await sql.query<{ id: string }>(`${ADVANCE_SQL} RETURNING id`, [c.id, token, resume, settings.idleMs, false]);
+    return moved ? "caught_up" : "lease_lost";
+  }
+  const result = await sendBatch(c, c.institutionId, c.position, page, c.failures > 0 ? "retry" : "delivery", settings);
+  if (result.ok) {
+    const [moved] = await sql.query<{ id: string }>(`${ADVANCE_SQL} RETURNING id`, [c.id, token, resume, page.hasMore ? 0 : settings.idleMs, true]);
+    return moved ? "delivered" : "lease_lost";
+  }
+  const [failed] = await sql.query<{ expired: boolean }>(FAIL_SQL, [c.id, token, backoffMs(c.failures + 1, settings), page.eventCount, result.error, settings.disableAfterMs]);
+  if (failed?.expired) {
+    await sql.query(DISABLE_SQL, [c.endpointId, `Desativado após ${c.failures + 1} tentativas sem sucesso em mais de ${durationText(settings.disableAfterMs)}. Última falha: ${result.error ?? "desconhecida"}`]);
+  }
+  return failed ? "failed" : "lease_lost";
+}
