@@ -86,9 +86,14 @@ export async function linkEdtechAndPlaceTool(page: Page, options: { networkId: s
   await link.getByRole("button", { name: "Vincular edtech" }).click();
   await expect(page.getByRole("button", { name: `Desvincular ${options.edtech}` })).toBeVisible();
 
-  await page.goto(`/gestao/${options.schoolId}/ferramentas`);
+  await placeTool(page, options.schoolId, `${options.tool} — ${options.edtech}`);
+}
+
+/** Places a tool (its option label, "Tool — Edtech") for the whole school, as the signed-in manager. */
+export async function placeTool(page: Page, schoolId: string, label: string): Promise<void> {
+  await page.goto(`/gestao/${schoolId}/ferramentas`);
   const place = page.getByRole("form", { name: "Disponibilizar ferramenta" });
-  await place.getByLabel("Ferramenta").selectOption({ label: `${options.tool} — ${options.edtech}` });
+  await place.getByLabel("Ferramenta").selectOption({ label });
   await place.getByRole("button", { name: "Disponibilizar" }).click();
   await expect(place.getByRole("status")).toHaveText("Ferramenta disponibilizada.");
 }
