@@ -28,7 +28,7 @@ export function CountsTable({ counts, entities, kinds, testIdPrefix }: { counts:
   const max = Math.max(1, ...entities.map((e) => sum(counts[e])));
   return (
     // Scrolls by itself on a phone (focusable, so by keyboard too) instead of widening the page.
-    <div className="overflow-x-auto" tabIndex={0} role="group" aria-label="Eventos por entidade">
+    <div className="relative overflow-x-auto" tabIndex={0} role="group" aria-label="Eventos por entidade">
       <table className="w-full text-sm">
         <thead className="text-left text-xs uppercase text-slate-500">
           <tr>
