@@ -44,7 +44,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
             <ul className="mt-2 flex flex-wrap gap-2">
               {recent.map((item) => (
                 <li key={item.placementId}>
-                  <a href={`/launch/${item.placementId}`} className="inline-block rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-brand-900 hover:border-brand-600" aria-label={`Abrir ${item.title} (usada recentemente)`}>
+                  <a href={`/launch/${item.placementId}`} className="inline-block rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-brand-900 hover:border-brand-600">
                     {item.title}
                   </a>
                 </li>

@@ -3,7 +3,7 @@
 // refused with a page saying so; with the school's networks set, a card from elsewhere is refused.
 // The test makes its own school, class and student, so it runs beside the others.
 import type { Browser, Page } from "@playwright/test";
-import { addPerson, createUnit, expect, signIn, test } from "./fixtures";
+import { addPerson, createUnit, expect, shot, signIn, test } from "./fixtures";
 
 const MANAGER = "gestor@demo.hub.br";
 
@@ -63,6 +63,7 @@ test("a manager prints a class's cards; a card signs its student in; a reprinted
   await expect(card).toContainText(`Turma ${className} · 2026`);
   await expect(card.getByRole("img", { name: `Código QR do crachá de ${student.name}` })).toBeVisible();
   expect(await page.getByRole("link", { name: "Baixar PDF" }).getAttribute("href")).toMatch(/^data:application\/pdf;base64,JVBER/);
+  await shot(page, "cards-sheet");
   const firstUrl = first.get(student.name)!;
   expect(firstUrl).toMatch(/\/cracha\/[A-Za-z0-9_-]{43}$/);
 

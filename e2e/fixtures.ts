@@ -1,5 +1,6 @@
 import { crc32, deflateSync } from "node:zlib";
-import { expect, test as base, type APIRequestContext, type Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test as base, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
 
 export const DEMO_PASSWORD = "hub-demo";
 
@@ -133,5 +134,118 @@ export function png(width = 64, height = 64): Buffer {
   ]);
 }
 
-export const test = base;
+// The docs' screenshots are refreshed on request (UPDATE_SCREENSHOTS=1 npm test -- --only=e2e);
+// ordinary runs write them under .tmp so a test run leaves the work tree clean.
+const SHOTS = process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : ".tmp/screenshots";
+
+/** A full-page screenshot named `name` (docs/screenshots/<name>.png when UPDATE_SCREENSHOTS=1). */
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true, animations: "disabled" });
+}
+
+// ---------------------------------------------------------------- accessibility on every page
+
+/** WCAG 2.1 A and AA rules; a violation of impact serious or critical fails the test. */
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+const FAILING_IMPACTS = new Set(["serious", "critical"]);
+const AXE_TIMEOUT_MS = 20_000;
+
+interface TAxeFinding {
+  url: string;
+  rule: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+// Pages already checked by this worker, by path with ids blanked and query names only: every
+// navigation of the suite is seen, but each kind of page is analysed once per worker.
+const checkedPages = new Set<string>();
+const pageKind = (url: URL) =>
+  `${url.pathname.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, ":id").replace(/\/cracha\/[A-Za-z0-9_-]{20,}/, "/cracha/:token")}?${[...url.searchParams.keys()].sort().join("&")}`;
+
+/** Runs axe after every load of a hub page in the contexts it watches; the findings are read at the end. */
+class AxeWatch {
+  readonly findings: TAxeFinding[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private readonly served = new WeakMap<Page, boolean>();
+
+  constructor(private readonly origin: string) {}
+
+  watch(context: BrowserContext): void {
+    const onPage = (page: Page) => {
+      // Only documents the hub served (server.mjs stamps X-Request-Id on every answer): pages a
+      // test fulfils itself with page.route (a stand-in relying party, say) are not the product.
+      page.on("response", (response) => {
+        if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) this.served.set(page, response.headers()["x-request-id"] !== undefined);
+      });
+      page.on("load", () => this.check(page));
+    };
+    context.pages().forEach(onPage);
+    context.on("page", onPage);
+  }
+
+  private check(page: Page): void {
+    const url = new URL(page.url());
+    if (url.origin !== this.origin || this.served.get(page) === false) return;
+    const kind = pageKind(url);
+    if (checkedPages.has(kind)) return;
+    checkedPages.add(kind);
+    this.chain = this.chain.then(async () => {
+      try {
+        if (page.isClosed() || (await page.evaluate(() => document.contentType)) !== "text/html") return;
+        // Violations only (no passes to collect), and never longer than AXE_TIMEOUT_MS: a page
+        // whose context the test closed mid-analysis does not answer.
+        const results = await Promise.race([
+          new AxeBuilder({ page }).withTags(AXE_TAGS).options({ resultTypes: ["violations"] }).analyze(),
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error("axe timed out")), AXE_TIMEOUT_MS)),
+        ]);
+        for (const v of results.violations) {
+          if (!FAILING_IMPACTS.has(v.impact ?? "")) continue;
+          this.findings.push({ url: url.pathname + url.search, rule: v.id, impact: v.impact!, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) });
+        }
+      } catch {
+        // The page went on (or was closed, or runs without JavaScript) before axe finished: the
+        // kind stays unchecked, so its next load is analysed.
+        checkedPages.delete(kind);
+      }
+    });
+  }
+
+  settled(): Promise<void> {
+    return this.chain;
+  }
+}
+
+/**
+ * The browser suite's `test`: every page a test loads, in its own page and in every context it
+ * opens with `browser.newContext()`, is checked with axe, and the test fails on a serious or
+ * critical WCAG 2.1 AA violation, listing the page, the rule and the elements.
+ */
+export const test = base.extend<{ axeEveryPage: void }>({
+  axeEveryPage: [
+    async ({ context, browser, baseURL }, runTest, testInfo) => {
+      if (testInfo.project.name !== "browser" || !baseURL) return runTest();
+      const axe = new AxeWatch(new URL(baseURL).origin);
+      axe.watch(context);
+      const newContext = browser.newContext.bind(browser);
+      const patched = browser as Browser & { newContext: Browser["newContext"] };
+      patched.newContext = async (...args) => {
+        const created = await newContext(...args);
+        axe.watch(created);
+        return created;
+      };
+      try {
+        await runTest();
+      } finally {
+        patched.newContext = newContext;
+      }
+      await axe.settled();
+      const report = axe.findings.map((f) => `${f.impact} ${f.rule} on ${f.url}: ${f.help} — ${f.targets.join(", ")}`).join("\n");
+      expect(axe.findings, `axe found serious or critical violations:\n${report}`).toEqual([]);
+    },
+    // Its own time budget: the analyses still queued when the test ends are awaited here.
+    { auto: true, timeout: 120_000 },
+  ],
+});
 export { expect };

@@ -1,7 +1,7 @@
 // The gallery for daily use (issue #19): a teacher pins a tool and finds it first; from "Minhas
 // turmas" opens a class page with the tools placed for that class and the link to share. The test
 // makes its own class, teacher and class placement at the demo's first school.
-import { addPerson, expect, signIn, test } from "./fixtures";
+import { addPerson, expect, shot, signIn, test } from "./fixtures";
 
 const MANAGER = "gestor@demo.hub.br";
 
@@ -58,6 +58,7 @@ test("a teacher pins a tool and sees it first; a class page shows that class's t
   const classTools = tp.getByRole("list", { name: "Ferramentas da turma" }).getByRole("listitem");
   await expect(classTools).toHaveCount(1);
   await expect(classTools.getByRole("heading", { name: placementTitle })).toBeVisible();
+  await shot(tp, "class-page");
   const shareUrl = await classTools.getByLabel("Link para abrir com a turma").inputValue();
   expect(shareUrl).toMatch(/\/launch\/[0-9a-f-]{36}$/);
   // The link opens the tool's launch for a member of the class (here, the teacher herself).

@@ -31,12 +31,16 @@ async function ltijsDatabase(port: number): Promise<URL | null> {
 
 const page = (id: string, value: unknown) => `<!doctype html><meta charset="utf-8"><title>ltijs</title><pre id="${id}">${JSON.stringify(value).replace(/</g, "\\u003c")}</pre>`;
 
-export function summary(token: LtijsToken) {
-  return { user: token.user, userInfo: token.userInfo, deploymentId: token.deploymentId, context: token.platformContext };
+function summary(token: LtijsToken, members: unknown) {
+  return { user: token.user, userInfo: token.userInfo, deploymentId: token.deploymentId, context: token.platformContext, members };
 }
 
-/** Starts the tool on `port`; null when there is no PostgreSQL for it. */
-export async function startLtijsTool(port: number, handlers: { onDeepLinking?: (token: LtijsToken) => Promise<string> } = {}): Promise<TLtijsTool | null> {
+/**
+ * Starts the tool on `port`; null when there is no PostgreSQL for it. A launch that carries a
+ * memberships URL reads the class's members (NRPS) before answering; the content picker answers
+ * at once with one LtiResourceLink (ltijs's own Deep Linking response form).
+ */
+export async function startLtijsTool(port: number): Promise<TLtijsTool | null> {
   const dbUrl = await ltijsDatabase(port);
   if (!dbUrl) return null;
   const plugin = new Database(dbUrl.pathname.slice(1), decodeURIComponent(dbUrl.username), decodeURIComponent(dbUrl.password), {
@@ -48,12 +52,15 @@ export async function startLtijsTool(port: number, handlers: { onDeepLinking?: (
   // devMode: the hub and the tool are both on localhost over http in the test, so the tool's
   // state cookie (SameSite=None; Secure in production) is not required.
   Provider.setup("ltijs-interop-test-key", { plugin }, { appRoute: "/", loginRoute: "/login", keysetRoute: "/keys", cookies: { secure: false, sameSite: "" }, devMode: true });
-  Provider.onConnect((token, _req, res) => res.send(page("ltijs-launch", summary(token))));
+  Provider.onConnect(async (token, _req, res) => {
+    const members = token.platformContext.namesRoles ? (await Provider.NamesAndRoles.getMembers(token)).members : null;
+    res.send(page("ltijs-launch", summary(token, members)));
+  });
+  Provider.onDeepLinking(async (token, _req, res) => {
+    const items = [{ type: "ltiResourceLink", title: "Atividade escolhida no ltijs", url: `http://localhost:${port}/`, custom: { atividade: "a1" } }];
+    res.send(await Provider.DeepLinking.createDeepLinkingForm(token, items, { message: "Conteúdo enviado pelo ltijs." }));
+  });
   Provider.onInvalidToken((_req, res) => res.status(401).send(page("ltijs-refused", res.locals.err ?? null)));
-  if (handlers.onDeepLinking) {
-    const onDeepLinking = handlers.onDeepLinking;
-    Provider.onDeepLinking(async (token, _req, res) => res.send(await onDeepLinking(token)));
-  }
   await Provider.deploy({ port, silent: true });
   return {
     url: `http://localhost:${port}`,

@@ -6,7 +6,7 @@ declare module "ltijs" {
     user: string;
     userInfo: { name?: string; email?: string; given_name?: string; family_name?: string };
     deploymentId: string;
-    platformContext: Record<string, unknown> & { roles?: string[]; resource?: { id: string; title?: string }; context?: { id: string } };
+    platformContext: Record<string, unknown> & { roles?: string[]; resource?: { id: string; title?: string }; context?: { id: string }; namesRoles?: { context_memberships_url: string } };
   }
   type Handler = (token: LtijsToken, req: Request, res: Response) => unknown;
   interface ProviderType {

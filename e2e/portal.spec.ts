@@ -1,15 +1,7 @@
 // The portal around the launch: gallery search, empty states, detail view, logos; and the
 // screenshots linked from the README (docs/screenshots/*.png), taken on the way.
 import type { Page } from "@playwright/test";
-import { expect, signIn, test } from "./fixtures";
-
-// The README's screenshots are refreshed on request (UPDATE_SCREENSHOTS=1 npm test -- --only=e2e);
-// ordinary runs write them under .tmp so a test run leaves the work tree clean.
-const SHOTS = process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : ".tmp/screenshots";
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true, animations: "disabled" });
-}
+import { expect, shot, signIn, test } from "./fixtures";
 
 /** Changes profile with the header switcher: choosing in the list submits its form. */
 async function switchProfile(page: Page, label: string): Promise<void> {

@@ -7,8 +7,8 @@ export function InstitutionTree({ institutions }: { institutions: TManagedInstit
   return (
     <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white shadow-sm" aria-label="Instituições sob sua gestão">
       {institutions.map((i) => (
-        <li key={i.id} className="flex items-center justify-between gap-3 py-3 pr-4" style={{ paddingLeft: `${1 + i.depth * 1.5}rem` }}>
-          <span className="flex items-center gap-2">
+        <li key={i.id} className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 py-3 pr-4" style={{ paddingLeft: `${1 + i.depth * 1.5}rem` }}>
+          <span className="flex min-w-0 items-center gap-2">
             {i.depth > 0 && <span aria-hidden className="text-slate-400">└</span>}
             <Link href={`/gestao/${i.id}`} className="font-medium text-brand-700 hover:underline">{i.name}</Link>
             <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-600">{KIND_LABEL[i.kind]}</span>

@@ -12,6 +12,7 @@ const TABS = [
   ["/aplicativos", "Aplicativos e dados"],
   ["/ferramentas", "Ferramentas"],
   ["/resumo", "Resumo"],
+  ["/uso", "Uso"],
   ["/acessos", "Registro de acessos"],
 ] as const;
 

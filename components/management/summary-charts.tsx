@@ -27,39 +27,42 @@ export function KindLegend({ kinds }: { kinds: TEventKind[] }) {
 export function CountsTable({ counts, entities, kinds, testIdPrefix }: { counts: TCounts; entities: TEntityName[]; kinds: TEventKind[]; testIdPrefix?: string }) {
   const max = Math.max(1, ...entities.map((e) => sum(counts[e])));
   return (
-    <table className="w-full text-sm">
-      <thead className="text-left text-xs uppercase text-slate-500">
-        <tr>
-          <th scope="col" className="py-1 pr-3">Entidade</th>
-          {kinds.map((k) => (
-            <th key={k} scope="col" className="px-2 py-1 text-right">{EVENT_LABEL[k]}</th>
-          ))}
-          <th scope="col" className="w-2/5 py-1 pl-3"><span className="sr-only">Gráfico</span></th>
-        </tr>
-      </thead>
-      <tbody>
-        {entities.map((e) => {
-          const total = sum(counts[e]);
-          return (
-            <tr key={e} className="border-t border-slate-100">
-              <th scope="row" className="py-1.5 pr-3 text-left font-normal">{ENTITY_LABEL[e]} <span className="font-mono text-xs text-slate-400">{e}</span></th>
-              {kinds.map((k) => (
-                <td key={k} className="px-2 py-1.5 text-right tabular-nums" data-testid={testIdPrefix ? `${testIdPrefix}-${e}-${k}` : undefined}>
-                  {(counts[e]?.[k] ?? 0).toLocaleString("pt-BR")}
+    // Scrolls by itself on a phone (focusable, so by keyboard too) instead of widening the page.
+    <div className="relative overflow-x-auto" tabIndex={0} role="group" aria-label="Eventos por entidade">
+      <table className="w-full text-sm">
+        <thead className="text-left text-xs uppercase text-slate-500">
+          <tr>
+            <th scope="col" className="py-1 pr-3">Entidade</th>
+            {kinds.map((k) => (
+              <th key={k} scope="col" className="px-2 py-1 text-right">{EVENT_LABEL[k]}</th>
+            ))}
+            <th scope="col" className="w-2/5 py-1 pl-3"><span className="sr-only">Gráfico</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          {entities.map((e) => {
+            const total = sum(counts[e]);
+            return (
+              <tr key={e} className="border-t border-slate-100">
+                <th scope="row" className="py-1.5 pr-3 text-left font-normal">{ENTITY_LABEL[e]} <span className="font-mono text-xs text-slate-500">{e}</span></th>
+                {kinds.map((k) => (
+                  <td key={k} className="px-2 py-1.5 text-right tabular-nums" data-testid={testIdPrefix ? `${testIdPrefix}-${e}-${k}` : undefined}>
+                    {(counts[e]?.[k] ?? 0).toLocaleString("pt-BR")}
+                  </td>
+                ))}
+                <td className="py-1.5 pl-3" aria-hidden>
+                  <div className="flex h-3 overflow-hidden rounded-sm bg-slate-100" style={{ width: `${(total / max) * 100}%`, minWidth: total ? "2px" : 0 }}>
+                    {kinds.map((k) => (
+                      <span key={k} className={KIND_COLOR[k]} style={{ width: `${total ? ((counts[e]?.[k] ?? 0) / total) * 100 : 0}%` }} />
+                    ))}
+                  </div>
                 </td>
-              ))}
-              <td className="py-1.5 pl-3" aria-hidden>
-                <div className="flex h-3 overflow-hidden rounded-sm bg-slate-100" style={{ width: `${(total / max) * 100}%`, minWidth: total ? "2px" : 0 }}>
-                  {kinds.map((k) => (
-                    <span key={k} className={KIND_COLOR[k]} style={{ width: `${total ? ((counts[e]?.[k] ?? 0) / total) * 100 : 0}%` }} />
-                  ))}
-                </div>
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

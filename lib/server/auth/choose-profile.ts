@@ -1,9 +1,13 @@
 import type { JWT } from "next-auth/jwt";
 import { db } from "@/lib/server/db/database";
+import { logSignIn } from "@/lib/server/usage/log-sign-in";
 
 /** The session's claims with `profileId` chosen, or null when that profile is not the person's. */
 export async function chooseProfile({ token, profileId }: { token: JWT; profileId: string }): Promise<JWT | null> {
   if (!token.sub || !/^[0-9a-f-]{36}$/i.test(profileId)) return null;
-  const owned = await db().profile.findFirst({ where: { id: profileId, personId: token.sub }, select: { id: true } });
-  return owned ? { ...token, profileId: owned.id } : null;
+  const owned = await db().profile.findFirst({ where: { id: profileId, personId: token.sub }, select: { id: true, institutionId: true, role: true } });
+  if (!owned) return null;
+  // A sign-in with this profile for the usage counts (choosing the profile already chosen is not).
+  if (token.profileId !== owned.id) await logSignIn({ institutionId: owned.institutionId, role: owned.role, method: "profile" });
+  return { ...token, profileId: owned.id };
 }

@@ -1,5 +1,6 @@
 import type { JWT } from "next-auth/jwt";
 import { authenticatePerson } from "./authenticate-person";
+import { logSignIn } from "@/lib/server/usage/log-sign-in";
 import { listProfiles } from "./list-profiles";
 
 export type TSignInError = "MissingCredentials" | "CredentialsSignin" | "TooManyAttempts";
@@ -15,6 +16,8 @@ export async function signInWithPassword(options: { login: string; password: str
   const result = await authenticatePerson({ login, password, ip: options.ip });
   if (!result.ok) return { ok: false, error: result.reason === "too_many_attempts" ? "TooManyAttempts" : "CredentialsSignin" };
   const profiles = await listProfiles({ personId: result.person.id });
+  const [only] = profiles.length === 1 ? profiles : [];
+  if (only) await logSignIn({ institutionId: only.institution.id, role: only.role, method: "password" });
   return {
     ok: true,
     token: { sub: result.person.id, name: result.person.name, email: result.person.email, profileId: profiles.length === 1 ? profiles[0]!.id : null },

@@ -1,4 +1,5 @@
 import type { JWT } from "next-auth/jwt";
+import type { Role } from "@/lib/generated/prisma/enums";
 import { addressInNetworks } from "@/lib/cards/networks";
 import { hashSecret } from "@/lib/oauth/secret";
 import { recordAudit } from "@/lib/server/audit/record-audit";
@@ -6,6 +7,7 @@ import { readThrottle, recordFailure, THROTTLE } from "@/lib/server/auth/throttl
 import { database } from "@/lib/server/db/database";
 import { transaction } from "@/lib/server/db/transaction";
 import { log } from "@/lib/server/log.mjs";
+import { logSignIn } from "@/lib/server/usage/log-sign-in";
 import { CARD_TOKEN_SHAPE } from "./card-url";
 
 /** Why a card did not sign anyone in; each has its own page (app/cracha/recusado). */
@@ -16,7 +18,7 @@ export type TCardSignIn = { ok: true; token: JWT } | { ok: false; reason: TCardR
 interface TCardRow {
   id: string;
   profileId: string;
-  role: string;
+  role: Role;
   revokedAt: Date | null;
   personId: string;
   name: string;
@@ -69,5 +71,6 @@ export async function signInWithCard(options: { token: string; address: string |
     });
   });
   if (refusal) return { ok: false, reason: refusal };
+  await logSignIn({ institutionId: card.institutionId, role: card.role, method: "card" });
   return { ok: true, token: { sub: card.personId, name: card.name, email: card.email, profileId: card.profileId } };
 }

@@ -58,6 +58,16 @@ function createPool(url: string, options: DatabaseOptions): pg.Pool {
   return pool;
 }
 
+/**
+ * PGlite's own start parameters, and shared_buffers at 16 MB instead of PostgreSQL's 128 MB:
+ * PGlite writes its whole buffer pool into the WebAssembly heap when it opens, so the default
+ * costs about 120 MB of resident memory for good (measured on opening the bench's database:
+ * 292 MB at 128 MB, 192 at 32, 172 at 16; the served hub under bench/memory's mix peaked at 525,
+ * 411 and 380 MB). The embedded database's working set fits the smaller pool, and its files stay
+ * in the OS page cache besides (docs/performance.md, "Memory").
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
+
 export function createDatabase(options: DatabaseOptions): Database {
   if (options.url) {
     const pool = createPool(options.url, options);
@@ -67,7 +77,7 @@ export function createDatabase(options: DatabaseOptions): Database {
   }
   const dir = options.dataDir ?? "memory://";
   if (dir !== "memory://") mkdirSync(dir, { recursive: true });
-  const client = new PGlite(dir === "memory://" ? undefined : dir);
+  const client = new PGlite({ ...(dir === "memory://" ? {} : { dataDir: dir }), startParams: PGLITE_START_PARAMS });
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
   const sql = pgliteDriver(client);
   return { prisma, sql, close: async () => { await prisma.$disconnect(); await sql.close(); } };

@@ -30,3 +30,11 @@ describe("SqlDriver.query with prepared statements", () => {
     }
   });
 });
+
+describe("the embedded database's buffer pool", () => {
+  it("is 16 MB, not PostgreSQL's 128 MB default, which PGlite keeps resident for good (PostgreSQL's server keeps its own setting)", async () => {
+    const [row] = await t.db.sql.query<{ shared_buffers: string }>("SHOW shared_buffers");
+    if (t.db.sql.kind === "pglite") expect(row!.shared_buffers).toBe("16MB");
+    else expect(row!.shared_buffers).toMatch(/^\d+[kMG]B$/);
+  });
+});

@@ -13,20 +13,13 @@ import { LTI_SECRET_PURPOSE } from "@/lib/server/tools/lti-secret-purpose";
 import type { TActingProfile } from "@/lib/server/tools/acting-profile";
 import { usablePlacementCondition } from "@/lib/server/tools/find-usable-placement-ids";
 import { personalLaunchFields } from "./personal-launch-fields";
+import type { TBuiltLaunch } from "./built-launch";
 import { lti13LoginInitiation, type TLti13LaunchRegistration } from "@/lib/server/lti13/login-initiation";
 
 export const TOOL_CONSUMER_INSTANCE_NAME = "Hub Educacional";
 export const LAUNCH_REFUSED = "A escola não compartilha mais dados com este parceiro.";
 
-export interface TBuiltLaunch {
-  /** The form's action: the tool's launch URL as registered. */
-  action: string;
-  /** Signed form fields, in order. */
-  fields: Array<[string, string]>;
-  /** For CSP form-action. */
-  toolOrigin: string;
-  toolTitle: string;
-}
+export type { TBuiltLaunch } from "./built-launch";
 
 export interface BuildLaunchOptions {
   placementId: string;

@@ -6,7 +6,6 @@ import { AppError } from "@/lib/errors";
 import { buildLtiClaims, type TClaimsInput } from "@/lib/lti13/claims";
 import { checkAuthenticationRequest, parseAuthenticationRequest, type TAuthenticationRule } from "@/lib/lti13/authentication-request";
 import { openMessageHint, type TMessageHint } from "@/lib/lti13/message-hint";
-import { signIdToken } from "@/lib/oauth/jwt";
 import { logAccess } from "@/lib/server/audit/log-access";
 import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
 import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
@@ -14,15 +13,15 @@ import { database } from "@/lib/server/db/database";
 import { PLACEMENT_SQL, TOOL_CONSUMER_INSTANCE_NAME, ZCustomParamsSchema, LAUNCH_REFUSED, type TBuiltLaunch, type TPlacementRow } from "@/lib/server/launch/build-launch";
 import { personalLaunchFields } from "@/lib/server/launch/personal-launch-fields";
 import { rememberNonce } from "@/lib/server/lti-nonces/remember-nonce";
-import { getSigningKey } from "@/lib/server/oauth/signing-keys";
 import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { sharingRuleOf } from "@/lib/server/privacy/resolve-sharing-rule";
 import type { TActingProfile } from "@/lib/server/tools/acting-profile";
+import { deepLinkingIdToken } from "./deep-linking";
+import { signLti13IdToken } from "./sign-lti13-id-token";
 import { messageHintKey } from "./message-hint-key";
+import { LTI13_PATHS } from "./platform-facts";
 
 
-/** The id_token's life: the browser posts it at once; the tool's nonce store must outlive it. */
-export const LTI13_ID_TOKEN_SECONDS = 300;
 
 /** Why an authentication request was refused: a rule name (shown to the developer, never data). */
 export class Lti13AuthorizationError extends AppError {
@@ -65,7 +64,7 @@ export async function authorizeLti13(options: { params: URLSearchParams; profile
   if (!check.ok) throw new Lti13AuthorizationError(check.rule);
   if (!registration || registration.status !== "active") throw new Lti13AuthorizationError("toolActive", "not_found");
   const hint = openMessageHint(request.lti_message_hint!, messageHintKey(), Math.floor(now.getTime() / 1000));
-  if (!hint || hint.c !== registration.clientId || hint.m !== "LtiResourceLinkRequest") throw new Lti13AuthorizationError("messageHintValid");
+  if (!hint || hint.c !== registration.clientId) throw new Lti13AuthorizationError("messageHintValid");
   if (!options.profile) return { kind: "sign_in" };
   const profile = options.profile;
   // The hint was sealed for one profile; the browser's session must still be that profile, and
@@ -74,7 +73,10 @@ export async function authorizeLti13(options: { params: URLSearchParams; profile
   if (hint.p !== profile.id || request.login_hint !== ids.toPartner(profile.id)) throw new Lti13AuthorizationError("loginHintMatchesUser", "forbidden");
   // Single use per client: a replayed authentication request gets no second id_token.
   if (!(await rememberNonce({ consumerKey: `lti13:${registration.clientId}`, nonce: request.nonce! }))) throw new Lti13AuthorizationError("nonceUnused");
-  const idToken = await resourceLinkIdToken({ hint, profile, registration, nonce: request.nonce!, sub: request.login_hint!, now });
+  const idToken =
+    hint.m === "LtiDeepLinkingRequest"
+      ? await deepLinkingIdToken({ classId: hint.t, profile, toolId: registration.toolId, clientId: registration.clientId, nonce: request.nonce!, sub: request.login_hint!, now })
+      : await resourceLinkIdToken({ hint, profile, registration, nonce: request.nonce!, sub: request.login_hint!, now });
   const fields: Array<[string, string]> = [["id_token", idToken.token]];
   if (request.state !== undefined) fields.push(["state", request.state]);
   return { kind: "form", launch: { action: request.redirect_uri!, fields, toolOrigin: new URL(request.redirect_uri!).origin, toolTitle: idToken.toolTitle } };
@@ -115,17 +117,10 @@ async function resourceLinkIdToken(options: {
     custom: ZCustomParamsSchema.parse(placement.customParams),
     name: personal.personNameFull,
     email: personal.personEmail,
+    // NRPS 2.0 §3.5: a class placement lets the tool read that class's members (/lti13/token first).
+    membershipsUrl: placement.class ? `${base}${LTI13_PATHS.memberships}/${placement.class.id}` : undefined,
   };
-  const token = await signIdToken({
-    key: await getSigningKey({ now: options.now }),
-    issuer: base,
-    clientId: registration.clientId,
-    subject: options.sub,
-    nonce: options.nonce,
-    expiresInSeconds: LTI13_ID_TOKEN_SECONDS,
-    now: options.now,
-    extraClaims: { ...buildLtiClaims(input), azp: registration.clientId },
-  });
+  const token = await signLti13IdToken({ claims: buildLtiClaims(input), clientId: registration.clientId, sub: options.sub, nonce: options.nonce, now: options.now });
   const attributes = [...(input.name ? ["lis_person_name_full"] : []), ...(input.email ? ["lis_person_contact_email_primary"] : [])];
   logAccess({ channel: "lti_launch", toolId: placement.tool.id, institutionId: profile.institutionId, profileId: profile.id, attributes, status: 200 });
   return { token, toolTitle: placement.tool.title };

@@ -1,7 +1,7 @@
 import { env } from "@/lib/env";
 import { loginInitiationFields, type TMessageType } from "@/lib/lti13/claims";
 import { MESSAGE_HINT_SECONDS, sealMessageHint } from "@/lib/lti13/message-hint";
-import type { TBuiltLaunch } from "@/lib/server/launch/build-launch";
+import type { TBuiltLaunch } from "@/lib/server/launch/built-launch";
 import { messageHintKey } from "./message-hint-key";
 
 /** The part of a tool's LTI 1.3 registration a launch needs (read with the placement). */

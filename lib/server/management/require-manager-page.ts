@@ -24,3 +24,10 @@ export async function requireManagerPage(options: { returnTo: string; institutio
     throw error;
   }
 }
+
+/** A /gestao/{institutionId}/{section} page: requireManagerPage for it, and the section's path. */
+export async function requireManagerSection(params: Promise<{ institutionId: string }>, section: string) {
+  const { institutionId } = await params;
+  const page = await requireManagerPage({ returnTo: `/gestao/${institutionId}/${section}`, institutionId });
+  return { ...page, basePath: `/gestao/${page.institution.id}/${section}` };
+}

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { ToolLogo } from "@/components/tool-logo";
 import { getCurrentUser, requireProfile } from "@/lib/server/auth/current-user";
 import { getGalleryTool } from "@/lib/server/gallery/get-gallery-tool";
+import { listPickerClasses } from "@/lib/server/lti13/list-picker-classes";
 
 type Props = { params: Promise<{ toolId: string }> };
 
@@ -20,6 +21,8 @@ export default async function ToolDetailPage({ params }: Props) {
   const user = await requireProfile(`/ferramentas/${encodeURIComponent(toolId)}`);
   const tool = await getGalleryTool({ profile: { id: user.profile.id, role: user.profile.role, institutionId: user.profile.institution.id }, toolId });
   if (!tool) notFound();
+  // LTI 1.3 Deep Linking (issue #21): a teacher can add the tool's content to a class they teach.
+  const pickerClasses = await listPickerClasses({ toolId, profile: { id: user.profile.id, role: user.profile.role, institutionId: user.profile.institution.id } });
   const several = tool.placements.length > 1;
   return (
     <article className="mx-auto max-w-3xl">
@@ -61,6 +64,21 @@ export default async function ToolDetailPage({ params }: Props) {
             Ao abrir, o Hub envia à ferramenta o seu identificador de perfil, o seu papel e, se a escola permitir, nome e e-mail.
           </p>
         </section>
+        {pickerClasses.length > 0 && (
+          <section aria-labelledby="picker-title" className="mt-6 border-t border-slate-200 pt-6">
+            <h2 id="picker-title" className="font-semibold">Adicionar conteúdo a uma turma</h2>
+            <p className="mt-1 text-sm text-slate-600">Escolha atividades na ferramenta; cada uma vira um item da turma, aberto pelos alunos no Hub.</p>
+            <ul className="mt-3 flex flex-wrap gap-3">
+              {pickerClasses.map((c) => (
+                <li key={c.classId}>
+                  <a href={`/lti13/deep-linking?toolId=${encodeURIComponent(toolId)}&classId=${c.classId}`} className="inline-block rounded-md border border-brand-600 px-4 py-2 text-sm font-medium text-brand-700 hover:bg-brand-50">
+                    Escolher conteúdo para {c.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
       </div>
     </article>
   );

@@ -52,12 +52,12 @@ export default async function DeveloperToolPage({ params }: Props) {
             <dt className="font-medium">Segredo compartilhado</dt>
             <dd className="text-slate-700">Guardado criptografado; não é exibido. Substitua-o no formulário abaixo.</dd>
           </div>
-          <div className="pt-2">
-            <Link href={`/desenvolvedor/ferramentas/${tool.id}/testar`} className="inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
-              Testar lançamento
-            </Link>
-          </div>
         </dl>
+        <div className="pt-2">
+          <Link href={`/desenvolvedor/ferramentas/${tool.id}/testar`} className="inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
+            Testar lançamento
+          </Link>
+        </div>
       </section>
 
       <section aria-labelledby="edit-title">

@@ -65,9 +65,9 @@ export default async function AccessLogPage({ params, searchParams }: Props) {
         valores. O registro é da instituição: continua aqui mesmo depois que o parceiro exclui a aplicação.
       </p>
       <form method="get" action={basePath} className="flex flex-wrap items-end gap-3" aria-label="Filtrar acessos">
-        <div>
+        <div className="min-w-0 max-w-full">
           <label htmlFor="parceiro" className="mb-1 block text-sm font-medium">Parceiro</label>
-          <select id="parceiro" name="parceiro" defaultValue={partner ?? ""} className={inputClass}>
+          <select id="parceiro" name="parceiro" defaultValue={partner ?? ""} className={`${inputClass} max-w-full`}>
             <option value="">Todos</option>
             {result.partners.map((p) => {
               const value = partnerFilterValue(p.id ? { kind: p.kind, id: p.id } : { kind: "deleted", name: p.name });

@@ -13,6 +13,7 @@ import { PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
 import { ZListQuerySchema } from "@/lib/validations/management";
 import { PreviewPersonSearch } from "@/components/management/preview-person-search";
 import { SharingRuleCard } from "@/components/management/sharing-rule-card";
+import { PreviewByRole, PreviewColumns } from "@/components/management/sharing-preview";
 import { applicationAccessAction, edtechLinkAction } from "../actions";
 
 export const metadata: Metadata = { title: "Aplicativos e dados" };
@@ -132,38 +133,15 @@ export default async function ApplicationsPage({ params, searchParams }: Props) 
             </p>
           ) : (
             <>
-              <div className="mt-4 grid gap-4 lg:grid-cols-2">
-                <div>
-                  <h3 className="mb-1 text-sm font-semibold">Resposta da API (configuracao e o registro)</h3>
-                  <pre data-testid="preview-api" className="max-h-[28rem] overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
-                    {JSON.stringify({ configuracao: preview.configuracao, dados: preview.evento ? { usuario: [preview.evento] } : {} }, null, 2)}
-                  </pre>
-                </div>
-                <div>
-                  <h3 className="mb-1 text-sm font-semibold">O mesmo registro no Hub</h3>
-                  {preview.original ? (
-                    <pre className="max-h-[28rem] overflow-auto rounded-md bg-slate-100 p-3 text-xs text-slate-800">{JSON.stringify(preview.original, null, 2)}</pre>
-                  ) : (
-                    <p className="text-sm text-slate-600">Esta instituição ainda não tem usuários: cadastre alguém para ver a prévia.</p>
-                  )}
-                </div>
-              </div>
-              {preview.porPerfil.length > 0 && (
-                <section aria-labelledby="preview-roles-title" className="mt-6">
-                  <h3 id="preview-roles-title" className="text-sm font-semibold">Por perfil</h3>
-                  <p className="text-sm text-slate-600">Cada registro segue a regra do perfil da pessoa. Abaixo, a pessoa alterada mais recentemente de cada perfil, como a API a entrega.</p>
-                  <ul className="mt-2 grid gap-4 lg:grid-cols-2">
-                    {preview.porPerfil.map((sample) => (
-                      <li key={sample.role} aria-labelledby={`preview-role-${sample.role}`}>
-                        <h4 id={`preview-role-${sample.role}`} className="mb-1 text-sm font-medium">{ROLE_LABEL[sample.role]}</h4>
-                        <pre data-testid={`preview-api-${sample.role}`} className="max-h-[20rem] overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
-                          {JSON.stringify(sample.evento?.registro ?? null, null, 2)}
-                        </pre>
-                      </li>
-                    ))}
-                  </ul>
-                </section>
-              )}
+              <PreviewColumns
+                partner={{ title: "Resposta da API (configuracao e o registro)", testId: "preview-api", value: { configuracao: preview.configuracao, dados: preview.evento ? { usuario: [preview.evento] } : {} } }}
+                hub={{ title: "O mesmo registro no Hub", value: preview.original ?? null, empty: "Esta instituição ainda não tem usuários: cadastre alguém para ver a prévia." }}
+              />
+              <PreviewByRole
+                idPrefix="preview"
+                intro="Cada registro segue a regra do perfil da pessoa. Abaixo, a pessoa alterada mais recentemente de cada perfil, como a API a entrega."
+                samples={preview.porPerfil.map((sample) => ({ role: sample.role, heading: ROLE_LABEL[sample.role], value: sample.evento?.registro ?? null, testId: `preview-api-${sample.role}` }))}
+              />
             </>
           )}
         </section>

@@ -15,6 +15,7 @@ import { PERSONAL_ATTRIBUTES, PROFILE_ROLES } from "@/lib/validations/data-api";
 import { roleRuleField, ZListQuerySchema } from "@/lib/validations/management";
 import { PreviewPersonSearch } from "@/components/management/preview-person-search";
 import { SharingRuleCard } from "@/components/management/sharing-rule-card";
+import { PreviewByRole, PreviewColumns } from "@/components/management/sharing-preview";
 import { placementAction, toolSharingAction } from "../actions";
 
 export const metadata: Metadata = { title: "Ferramentas" };
@@ -166,39 +167,20 @@ export default async function PlacementsPage({ params, searchParams }: Props) {
             <p className="mt-4 text-sm text-slate-600">Esta instituição ainda não tem usuários: cadastre alguém para ver a prévia.</p>
           ) : (
             <>
-              <div className="mt-4 grid gap-4 lg:grid-cols-2">
-                <div>
-                  <h3 className="mb-1 text-sm font-semibold">Campos pessoais do lançamento</h3>
-                  <pre data-testid="preview-launch" className="max-h-[28rem] overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
-                    {JSON.stringify(Object.fromEntries(preview.fields), null, 2)}
-                  </pre>
-                  {preview.fields.length === 0 && <p className="mt-1 text-sm text-slate-600">Nenhum dado pessoal: a ferramenta recebe apenas o identificador do perfil e o papel.</p>}
-                </div>
-                <div>
-                  <h3 className="mb-1 text-sm font-semibold">A mesma pessoa no Hub ({preview.person.institutionName}, {ROLE_LABEL[preview.person.role]})</h3>
-                  <pre className="max-h-[28rem] overflow-auto rounded-md bg-slate-100 p-3 text-xs text-slate-800">
-                    {JSON.stringify({ nome_usuario: preview.person.name, email_usuario: preview.person.email }, null, 2)}
-                  </pre>
-                </div>
-              </div>
-              {preview.porPerfil.length > 0 && (
-                <section aria-labelledby="tool-preview-roles-title" className="mt-6">
-                  <h3 id="tool-preview-roles-title" className="text-sm font-semibold">Por perfil</h3>
-                  <p className="text-sm text-slate-600">Cada lançamento segue a regra do perfil de quem abre a ferramenta. Abaixo, a pessoa alterada mais recentemente de cada perfil.</p>
-                  <ul className="mt-2 grid gap-4 lg:grid-cols-2">
-                    {preview.porPerfil.map((sample) => (
-                      <li key={sample.person.role} aria-labelledby={`tool-preview-role-${sample.person.role}`}>
-                        <h4 id={`tool-preview-role-${sample.person.role}`} className="mb-1 text-sm font-medium">
-                          {ROLE_LABEL[sample.person.role]} ({sample.person.name})
-                        </h4>
-                        <pre data-testid={`preview-launch-${sample.person.role}`} className="max-h-[20rem] overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
-                          {JSON.stringify(Object.fromEntries(sample.fields), null, 2)}
-                        </pre>
-                      </li>
-                    ))}
-                  </ul>
-                </section>
-              )}
+              <PreviewColumns
+                partner={{
+                  title: "Campos pessoais do lançamento", testId: "preview-launch", value: Object.fromEntries(preview.fields),
+                  note: preview.fields.length === 0 && <p className="mt-1 text-sm text-slate-600">Nenhum dado pessoal: a ferramenta recebe apenas o identificador do perfil e o papel.</p>,
+                }}
+                hub={{ title: `A mesma pessoa no Hub (${preview.person.institutionName}, ${ROLE_LABEL[preview.person.role]})`, value: { nome_usuario: preview.person.name, email_usuario: preview.person.email } }}
+              />
+              <PreviewByRole
+                idPrefix="tool-preview"
+                intro="Cada lançamento segue a regra do perfil de quem abre a ferramenta. Abaixo, a pessoa alterada mais recentemente de cada perfil."
+                samples={preview.porPerfil.map((sample) => ({
+                  role: sample.person.role, heading: `${ROLE_LABEL[sample.person.role]} (${sample.person.name})`, value: Object.fromEntries(sample.fields), testId: `preview-launch-${sample.person.role}`,
+                }))}
+              />
             </>
           )}
         </section>

@@ -5,10 +5,10 @@ import { DataTable } from "@/components/data-table";
 import { FilterForm } from "@/components/management/filter-form";
 import { formatCpf, formatDay, ROLE_OPTIONS } from "@/components/management/labels";
 import { Pagination } from "@/components/management/pagination";
-import { card, sectionTitle } from "@/components/management/styles";
+import { FormSection, ListSection } from "@/components/management/page-sections";
 import { ROLE_LABEL } from "@/lib/labels";
 import { listPeople } from "@/lib/server/management/list-people";
-import { requireManagerPage } from "@/lib/server/management/require-manager-page";
+import { requireManagerSection } from "@/lib/server/management/require-manager-page";
 import { ZPeopleQuerySchema } from "@/lib/validations/management";
 import { schoolDataAction } from "../actions";
 
@@ -17,15 +17,12 @@ export const metadata: Metadata = { title: "Pessoas" };
 type Props = { params: Promise<{ institutionId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function PeoplePage({ params, searchParams }: Props) {
-  const { institutionId } = await params;
   const query = ZPeopleQuerySchema.parse(await searchParams);
-  const { scope, institution } = await requireManagerPage({ returnTo: `/gestao/${institutionId}/pessoas`, institutionId });
+  const { scope, institution, basePath } = await requireManagerSection(params, "pessoas");
   const result = await listPeople({ scope, institutionId: institution.id, q: query.q, role: query.role, page: query.page });
-  const basePath = `/gestao/${institution.id}/pessoas`;
   return (
     <div className="space-y-6">
-      <section aria-labelledby="people-title" className="space-y-3">
-        <h2 id="people-title" className={sectionTitle}>Pessoas</h2>
+      <ListSection id="people" title="Pessoas">
         <FilterForm
           basePath={basePath}
           q={query.q}
@@ -50,10 +47,8 @@ export default async function PeoplePage({ params, searchParams }: Props) {
           }))}
         />
         <Pagination basePath={basePath} params={{ q: query.q, role: query.role }} page={result.page} pageCount={result.pageCount} total={result.total} noun={["pessoa", "pessoas"]} />
-      </section>
-      <section aria-labelledby="new-person-title" className={card}>
-        <h2 id="new-person-title" className={sectionTitle}>Cadastrar pessoa</h2>
-        <p className="mb-4 mt-1 text-sm text-slate-600">Cria a identidade no Hub e o perfil nesta instituição. Para matricular um aluno, abra a turma depois.</p>
+      </ListSection>
+      <FormSection id="new-person" title="Cadastrar pessoa" intro="Cria a identidade no Hub e o perfil nesta instituição. Para matricular um aluno, abra a turma depois.">
         <ActionForm
           action={schoolDataAction.bind(null, institution.id)}
           ariaLabel="Cadastrar pessoa"
@@ -71,7 +66,7 @@ export default async function PeoplePage({ params, searchParams }: Props) {
             { name: "password", label: "Senha inicial", type: "password", autoComplete: "new-password", hint: "Opcional: sem senha, a pessoa ainda não entra no Hub." },
           ]}
         />
-      </section>
+      </FormSection>
     </div>
   );
 }

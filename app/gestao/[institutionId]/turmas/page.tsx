@@ -5,10 +5,10 @@ import { DataTable } from "@/components/data-table";
 import { FilterForm } from "@/components/management/filter-form";
 import { SHIFT_LABEL, SHIFT_OPTIONS } from "@/components/management/labels";
 import { Pagination } from "@/components/management/pagination";
-import { card, sectionTitle } from "@/components/management/styles";
+import { FormSection, ListSection } from "@/components/management/page-sections";
 import { listClasses } from "@/lib/server/management/list-classes";
 import { listPeriods } from "@/lib/server/management/list-periods";
-import { requireManagerPage } from "@/lib/server/management/require-manager-page";
+import { requireManagerSection } from "@/lib/server/management/require-manager-page";
 import { ZClassesQuerySchema } from "@/lib/validations/management";
 import { schoolDataAction } from "../actions";
 
@@ -17,18 +17,15 @@ export const metadata: Metadata = { title: "Turmas" };
 type Props = { params: Promise<{ institutionId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function ClassesPage({ params, searchParams }: Props) {
-  const { institutionId } = await params;
   const query = ZClassesQuerySchema.parse(await searchParams);
-  const { scope, institution } = await requireManagerPage({ returnTo: `/gestao/${institutionId}/turmas`, institutionId });
+  const { scope, institution, basePath } = await requireManagerSection(params, "turmas");
   const [result, periods] = await Promise.all([
     listClasses({ scope, institutionId: institution.id, q: query.q, periodCode: query.periodo, page: query.page }),
     listPeriods({ scope, institutionId: institution.id }),
   ]);
-  const basePath = `/gestao/${institution.id}/turmas`;
   return (
     <div className="space-y-6">
-      <section aria-labelledby="classes-title" className="space-y-3">
-        <h2 id="classes-title" className={sectionTitle}>Turmas</h2>
+      <ListSection id="classes" title="Turmas">
         <FilterForm
           basePath={basePath}
           q={query.q}
@@ -55,32 +52,29 @@ export default async function ClassesPage({ params, searchParams }: Props) {
           }))}
         />
         <Pagination basePath={basePath} params={{ q: query.q, periodo: query.periodo }} page={result.page} pageCount={result.pageCount} total={result.total} noun={["turma", "turmas"]} />
-      </section>
-      <section aria-labelledby="new-class-title" className={card}>
-        <h2 id="new-class-title" className={sectionTitle}>Nova turma</h2>
+      </ListSection>
+      <FormSection id="new-class" title="Nova turma">
         {periods.length === 0 ? (
-          <p className="mt-2 text-sm text-slate-600">
+          <p className="text-sm text-slate-600">
             Cadastre um <Link href={`/gestao/${institution.id}/periodos`} className="text-brand-700 hover:underline">período letivo</Link> antes de criar turmas.
           </p>
         ) : (
-          <div className="mt-3">
-            <ActionForm
-              action={schoolDataAction.bind(null, institution.id)}
-              ariaLabel="Nova turma"
-              submitLabel="Criar turma"
-              resetOnSuccess
-              columns={2}
-              hidden={{ type: "createClass" }}
-              fields={[
-                { name: "periodId", label: "Período", type: "select", required: true, defaultValue: periods[0]!.id, options: periods.map((p) => ({ value: p.id, label: `${p.code} — ${p.name}` })) },
-                { name: "name", label: "Nome da turma", required: true, placeholder: "7º ano C" },
-                { name: "grade", label: "Série", placeholder: "7º ano" },
-                { name: "shift", label: "Turno", type: "select", defaultValue: "", options: SHIFT_OPTIONS },
-              ]}
-            />
-          </div>
+          <ActionForm
+            action={schoolDataAction.bind(null, institution.id)}
+            ariaLabel="Nova turma"
+            submitLabel="Criar turma"
+            resetOnSuccess
+            columns={2}
+            hidden={{ type: "createClass" }}
+            fields={[
+              { name: "periodId", label: "Período", type: "select", required: true, defaultValue: periods[0]!.id, options: periods.map((p) => ({ value: p.id, label: `${p.code} — ${p.name}` })) },
+              { name: "name", label: "Nome da turma", required: true, placeholder: "7º ano C" },
+              { name: "grade", label: "Série", placeholder: "7º ano" },
+              { name: "shift", label: "Turno", type: "select", defaultValue: "", options: SHIFT_OPTIONS },
+            ]}
+          />
         )}
-      </section>
+      </FormSection>
     </div>
   );
 }

@@ -3,12 +3,14 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { TLaunchTarget } from "./resolve-launch-target";
 
-export type TPostResult = { status: number; location: string | null } | { status: null; error: string };
+export type TPostResult = { status: number; location: string | null; setCookies?: string[] } | { status: null; error: string };
 
 export interface PostLaunchOptions {
   target: TLaunchTarget;
   fields: ReadonlyArray<[string, string]>;
   timeoutMs: number;
+  /** A Cookie header to send (the LTI 1.3 tester carries the tool's own state cookie back). */
+  cookie?: string;
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -39,13 +41,18 @@ export const NO_ANSWER = "A ferramenta não respondeu: sem conexão, sem respost
 /**
  * POSTs one form-encoded launch from the hub's server and reports the status only (postToTarget).
  */
-export function postLaunch({ target, fields, timeoutMs }: PostLaunchOptions): Promise<TPostResult> {
+export function postLaunch({ target, fields, timeoutMs, cookie }: PostLaunchOptions): Promise<TPostResult> {
   const body = new URLSearchParams(fields.map(([name, value]) => [name, value])).toString();
   return postToTarget({
     target,
     body,
     timeoutMs,
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html,*/*;q=0.8", "User-Agent": "HubEducacional-TestadorDeLancamento/1.0" },
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Accept: "text/html,*/*;q=0.8",
+      "User-Agent": "HubEducacional-TestadorDeLancamento/1.0",
+      ...(cookie ? { Cookie: cookie } : {}),
+    },
   });
 }
 
@@ -75,7 +82,11 @@ export function postToTarget({ target, body, headers, timeoutMs }: { target: TLa
         signal: AbortSignal.timeout(timeoutMs),
       },
       (response: IncomingMessage) => {
-        settle({ status: response.statusCode ?? 0, location: typeof response.headers.location === "string" ? response.headers.location : null });
+        settle({
+          status: response.statusCode ?? 0,
+          location: typeof response.headers.location === "string" ? response.headers.location : null,
+          setCookies: response.headers["set-cookie"] ?? [],
+        });
         // Only the status matters; dropping the socket keeps a huge or endless body from costing anything.
         response.destroy();
       },

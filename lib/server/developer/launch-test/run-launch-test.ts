@@ -7,30 +7,13 @@ import { LTI_SECRET_PURPOSE } from "@/lib/server/tools/lti-secret-purpose";
 import { findMemberTool } from "../find-member-tool";
 import { transaction } from "@/lib/server/db/transaction";
 import { recordAudit } from "@/lib/server/audit/record-audit";
-import { buildLaunchTestCases, type TCaseId } from "./build-launch-test-cases";
+import { buildLaunchTestCases } from "./build-launch-test-cases";
 import { postLaunch } from "./post-launch";
 import { resolveLaunchTarget, type TLookupAll } from "./resolve-launch-target";
+import { runLti13LaunchTest } from "./run-lti13-launch-test-report";
+import type { TLaunchTestCaseResult, TLaunchTestReport } from "./launch-test-report";
 
-export interface TLaunchTestCaseResult {
-  id: TCaseId;
-  label: string;
-  description: string;
-  expected: "accept" | "refuse";
-  /** The tool's HTTP status, or null when no answer came (timeout, refused connection). */
-  status: number | null;
-  passed: boolean;
-  /** Why it failed, or what to keep in mind. */
-  note: string | null;
-}
-
-export interface TLaunchTestReport {
-  toolId: string;
-  toolTitle: string;
-  launchUrl: string;
-  ranAt: string;
-  passed: boolean;
-  cases: TLaunchTestCaseResult[];
-}
+export type { TLaunchTestCaseResult, TLaunchTestReport } from "./launch-test-report";
 
 export interface RunLaunchTestOptions {
   actorPersonId: string;
@@ -73,6 +56,13 @@ export async function runLaunchTest(options: RunLaunchTestOptions): Promise<TLau
   const throttle = await readThrottle(throttleKey);
   if (throttle.lockedUntil) throw new AppError("too_many_requests", "Muitos testes seguidos. Aguarde alguns minutos e tente de novo.");
   await recordFailure(throttleKey, LAUNCH_TEST_RUNS_PER_WINDOW);
+  // A tool registered for LTI 1.3 gets the LTI 1.3 cases (issue #21).
+  const lti13 = await db().toolLti13.findUnique({ where: { toolId: tool.id } });
+  if (lti13) {
+    const report = await runLti13LaunchTest({ tool, registration: lti13, allowPrivateNetwork: options.allowPrivateNetwork ?? env().DEMO_TOOL_EXPLICIT, timeoutMs, lookup: options.lookup, now: options.now });
+    await auditLaunchTest(actorPersonId, tool, report);
+    return report;
+  }
 
   const resolved = await resolveLaunchTarget({
     launchUrl: tool.launchUrl,
@@ -134,15 +124,19 @@ export async function runLaunchTest(options: RunLaunchTestOptions): Promise<TLau
     passed: results.every((r) => r.passed),
     cases: results,
   };
-  await transaction((tx) =>
+  await auditLaunchTest(actorPersonId, tool, report);
+  return report;
+}
+
+function auditLaunchTest(actorPersonId: string, tool: { id: string; edtechId: string }, report: TLaunchTestReport): Promise<void> {
+  return transaction((tx) =>
     recordAudit(tx, {
       actorPersonId,
       action: "tool.launch_test",
       targetType: "tool",
       targetId: tool.id,
       edtechId: tool.edtechId,
-      details: { launchUrl: tool.launchUrl, passed: report.passed, failedCases: results.filter((r) => !r.passed).map((r) => r.id) },
+      details: { launchUrl: report.launchUrl, passed: report.passed, failedCases: report.cases.filter((r) => !r.passed).map((r) => r.id) },
     }),
   );
-  return report;
 }
