@@ -3,6 +3,7 @@ import { GalleryEmptyState } from "@/components/gallery-empty-state";
 import { GallerySearch } from "@/components/gallery-search";
 import { ToolCard } from "@/components/tool-card";
 import { AppCards } from "@/components/app-cards";
+import { ChipLinks } from "@/components/chip-links";
 import { ROLE_LABEL } from "@/lib/labels";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
 import { listTeacherClasses } from "@/lib/server/classes/list-teacher-classes";
@@ -24,34 +25,13 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
       <section>
         <h1 className="text-2xl font-bold">Olá, {user.name.split(" ")[0]}</h1>
         <p className="mt-1 text-slate-600">{ROLE_LABEL[user.profile.role]} · {user.profile.institution.name}</p>
-        {classes.length > 0 && (
-          <nav aria-labelledby="my-classes-title" className="mt-6">
-            <h2 id="my-classes-title" className="text-lg font-semibold">Minhas turmas</h2>
-            <ul className="mt-2 flex flex-wrap gap-2">
-              {classes.map((c) => (
-                <li key={c.id}>
-                  <Link href={`/turmas/${c.id}`} className="inline-block rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-brand-900 hover:border-brand-600">
-                    Turma {c.name} <span className="font-normal text-slate-600">· {c.subjects.join(", ")}</span>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </nav>
-        )}
-        {recent.length > 0 && (
-          <section aria-labelledby="recent-title" className="mt-6">
-            <h2 id="recent-title" className="text-lg font-semibold">Usadas recentemente</h2>
-            <ul className="mt-2 flex flex-wrap gap-2">
-              {recent.map((item) => (
-                <li key={item.placementId}>
-                  <a href={`/launch/${item.placementId}`} className="inline-block rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-brand-900 hover:border-brand-600">
-                    {item.title}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </section>
-        )}
+        <ChipLinks
+          id="my-classes"
+          title="Minhas turmas"
+          landmark="nav"
+          items={classes.map((c) => ({ key: c.id, href: `/turmas/${c.id}`, page: true, label: <>Turma {c.name} <span className="font-normal text-slate-600">· {c.subjects.join(", ")}</span></> }))}
+        />
+        <ChipLinks id="recent" title="Usadas recentemente" landmark="section" items={recent.map((item) => ({ key: item.placementId, href: `/launch/${item.placementId}`, page: false, label: item.title }))} />
         <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
           <div>
             <h2 className="text-xl font-semibold">Ferramentas</h2>

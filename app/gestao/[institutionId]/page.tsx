@@ -3,6 +3,7 @@ import Link from "next/link";
 import { ActionForm } from "@/components/management/action-form";
 import { formatDateTime } from "@/components/management/labels";
 import { card, sectionTitle } from "@/components/management/styles";
+import { FormSection } from "@/components/management/page-sections";
 import { getInstitutionOverview } from "@/lib/server/management/get-institution-overview";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
 import { subtreeOf } from "@/lib/server/institution-tree/subtree-of";
@@ -87,39 +88,37 @@ export default async function InstitutionOverviewPage({ params }: Props) {
             </div>
           )}
         </section>
-        <section aria-labelledby="cards-title" className={card}>
-          <h2 id="cards-title" className={sectionTitle}>Crachás de acesso</h2>
-          <p className="mt-1 text-sm text-slate-600">
-            Crachás com código QR, impressos na página de cada turma, fazem o aluno entrar sem e-mail nem senha. Valem para os perfis desta instituição.
-          </p>
-          <div className="mt-3">
-            <ActionForm
-              action={cardSettingsAction.bind(null, institution.id)}
-              ariaLabel="Regras dos crachás"
-              submitLabel="Salvar regras dos crachás"
-              fields={[
-                {
-                  name: "cardNetworks",
-                  label: "Redes permitidas (faixas CIDR, uma por linha)",
-                  type: "textarea",
-                  defaultValue: overview.cards.networks.join("\n"),
-                  placeholder: "10.20.0.0/16",
-                  hint: "Vazio: o crachá vale em qualquer rede. Com faixas, só aparelhos conectados a elas entram com crachá.",
-                },
-                {
-                  name: "cardStudentsOnly",
-                  label: "Quem pode entrar com crachá",
-                  type: "select",
-                  defaultValue: overview.cards.studentsOnly ? "1" : "0",
-                  options: [
-                    { value: "1", label: "Só alunos" },
-                    { value: "0", label: "Qualquer perfil com crachá" },
-                  ],
-                },
-              ]}
-            />
-          </div>
-        </section>
+        <FormSection
+          id="cards"
+          title="Crachás de acesso"
+          intro="Crachás com código QR, impressos na página de cada turma, fazem o aluno entrar sem e-mail nem senha. Valem para os perfis desta instituição."
+        >
+          <ActionForm
+            action={cardSettingsAction.bind(null, institution.id)}
+            ariaLabel="Regras dos crachás"
+            submitLabel="Salvar regras dos crachás"
+            fields={[
+              {
+                name: "cardNetworks",
+                label: "Redes permitidas (faixas CIDR, uma por linha)",
+                type: "textarea",
+                defaultValue: overview.cards.networks.join("\n"),
+                placeholder: "10.20.0.0/16",
+                hint: "Vazio: o crachá vale em qualquer rede. Com faixas, só aparelhos conectados a elas entram com crachá.",
+              },
+              {
+                name: "cardStudentsOnly",
+                label: "Quem pode entrar com crachá",
+                type: "select",
+                defaultValue: overview.cards.studentsOnly ? "1" : "0",
+                options: [
+                  { value: "1", label: "Só alunos" },
+                  { value: "0", label: "Qualquer perfil com crachá" },
+                ],
+              },
+            ]}
+          />
+        </FormSection>
       </div>
     </div>
   );
