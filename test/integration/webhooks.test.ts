@@ -2,6 +2,8 @@
 // 10,000 school changes, every delivery verified with `standardwebhooks`, no attribute the
 // application may not see; a receiver that fails for a while and a worker stopped mid-way lose
 // nothing; on PostgreSQL two workers never send a batch twice unless an attempt failed.
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeCursor, laterPosition } from "@/lib/data-api/cursor";
 import { resetEnvCache } from "@/lib/env";
@@ -21,7 +23,7 @@ import { createPartner, grantAccess, linkEdtech, waitForVisibleEvents, type TPar
 import { createDeveloper } from "@/test/fixtures/developer";
 import { deliveredEvents, startReceiver, type TReceiver } from "@/test/fixtures/webhooks";
 
-setupTestDatabase();
+const t = setupTestDatabase();
 const onPostgres = process.env.DATABASE_URL !== undefined;
 
 type TEvent = TDataEvent;
@@ -208,6 +210,59 @@ describe("webhooks carry the Data API feed", () => {
       for (const copy of copies) expect(ids(copy)).toEqual(ids(copies[0]!));
     }
     expect([...byId.values()].some((copies) => copies.length > 1)).toBe(true);
+  }, 300_000);
+
+  /** A worker in a process of its own on this test's database (test/fixtures/webhook-worker-process.ts). */
+  async function workerProcess(name: string): Promise<ChildProcess> {
+    const child = spawn("npx", ["tsx", "test/fixtures/webhook-worker-process.ts"], {
+      env: { ...process.env, DATABASE_URL: t.url, WORKER_OPTIONS: JSON.stringify({ ...FAST, worker: name, batchSize: 100, concurrency: 2, leaseMs: 2_000 }) },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    await until(() => out.includes("ready") || child.exitCode !== null, 60_000, `worker process ${name}`);
+    expect(child.exitCode).toBeNull();
+    return child;
+  }
+  const stopProcess = async (child: ChildProcess, signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, "exit");
+    child.kill(signal);
+    await exited;
+  };
+  const attemptsBy = async (workers: string[]) =>
+    (await database().sql.query<{ worker: string }>(`SELECT DISTINCT worker FROM "WebhookAttempt" WHERE worker = ANY($1::text[])`, [workers])).map((r) => r.worker).sort();
+
+  it.runIf(onPostgres)("hub processes: two at once never send a batch twice; one killed with SIGKILL mid-way and started again loses nothing", async () => {
+    // Two processes, one database: every batch once.
+    receiver.received.length = 0;
+    await db().webhookCursor.updateMany({ data: { position: null, deliveredAt: null } });
+    const [one, two] = await Promise.all([workerProcess("process-one"), workerProcess("process-two")]);
+    await until(caughtUp, 120_000, "the deliveries of two processes");
+    await Promise.all([stopProcess(one, "SIGTERM"), stopProcess(two, "SIGTERM")]);
+    const ids = receiver.received.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(await attemptsBy(["process-one", "process-two"])).toEqual(["process-one", "process-two"]);
+    expect(idsOf(deliveredEvents(receiver.received))).toEqual(idsOf(await feedOf(partner, [network, schoolC])));
+
+    // A receiver failing for a while, a process killed without warning while it delivers and
+    // changes being written meanwhile; another process started: every event arrives.
+    receiver.received.length = 0;
+    await db().webhookCursor.updateMany({ data: { position: null, deliveredAt: null } });
+    receiver.failWith = 500;
+    const doomed = await workerProcess("process-killed");
+    const more = writeStudents(schoolB, classes[schoolB]!, 500, 40_000);
+    await until(() => receiver.received.length >= 4, 30_000, "failing attempts");
+    receiver.failWith = null;
+    await until(() => receiver.received.filter((r) => r.status < 300).length >= 5, 30_000, "deliveries after the recovery");
+    await stopProcess(doomed, "SIGKILL");
+    await more;
+    const restarted = await workerProcess("process-restarted");
+    await until(caughtUp, 120_000, "the deliveries after the restart");
+    await stopProcess(restarted, "SIGTERM");
+    expect(receiver.unverified).toBe(0);
+    expect(await attemptsBy(["process-killed", "process-restarted"])).toEqual(["process-killed", "process-restarted"]);
+    expect(idsOf(deliveredEvents(receiver.received))).toEqual(idsOf(await feedOf(partner, [network, schoolC])));
   }, 300_000);
 
   it.runIf(onPostgres)("two workers on one PostgreSQL never send a batch twice", async () => {

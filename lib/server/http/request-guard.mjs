@@ -130,25 +130,31 @@ export function sendRejection(req, res, rejection) {
 /**
  * Which request paths are route handlers (they read their own bodies and answer their own
  * errors), from Next's `app-path-routes-manifest.json`; any other path is a page, where Next
- * itself parses a multipart POST as a server action.
+ * itself parses a multipart POST as a server action. A path goes where Next sends it: to the most
+ * specific entry that matches it, pages included, segment by segment a static segment before a
+ * dynamic one before a catch-all (`/cracha/recusado`, a page, wins over `/cracha/[token]`, a route).
  * @param {Record<string, string>} manifest
  * @returns {(path: string) => boolean}
  */
 export function routeHandlerMatcher(manifest) {
-  const patterns = Object.entries(manifest)
-    .filter(([entry]) => entry.endsWith("/route"))
-    .map(([, route]) => {
-      const source = route
-        .split("/")
-        .map((segment) => {
-          if (/^\[\[?\.\.\..+\]\]?$/.test(segment)) return ".+";
-          if (/^\[.+\]$/.test(segment)) return "[^/]+";
-          return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-        })
-        .join("/");
-      return new RegExp(`^${source}/?$`);
-    });
-  return (path) => patterns.some((pattern) => pattern.test(path));
+  const entries = Object.entries(manifest).map(([entry, route]) => {
+    const segments = route.split("/").filter(Boolean);
+    const rank = segments.map((segment) => (/^\[\[\.\.\..+\]\]$/.test(segment) ? 3 : /^\[\.\.\..+\]$/.test(segment) ? 2 : /^\[.+\]$/.test(segment) ? 1 : 0));
+    const source = segments
+      .map((segment, i) => (rank[i] === 3 ? "(?:/.*)?" : rank[i] === 2 ? "/.+" : rank[i] === 1 ? "/[^/]+" : `/${segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`))
+      .join("");
+    return { isRoute: entry.endsWith("/route"), rank, pattern: new RegExp(`^${source || ""}/?$`) };
+  });
+  /** @param {number[]} a @param {number[]} b */
+  const moreSpecific = (a, b) => {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? -1) !== (b[i] ?? -1)) return (a[i] ?? -1) < (b[i] ?? -1);
+    return false;
+  };
+  return (path) => {
+    let best = null;
+    for (const entry of entries) if (entry.pattern.test(path) && (best === null || moreSpecific(entry.rank, best.rank))) best = entry;
+    return best?.isRoute ?? false;
+  };
 }
 
 /** Beyond this, a body over the limit is no longer read to its end. */

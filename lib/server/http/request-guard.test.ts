@@ -129,6 +129,17 @@ describe("multipart bodies of server actions", () => {
   });
   const multipart = { "content-type": "multipart/form-data; boundary=abc" };
 
+  it("goes where Next goes: a static page wins over a dynamic route handler beside it (a cross-origin form post to it is refused, not a 500)", () => {
+    const matcher = routeHandlerMatcher({ "/cracha/[token]/route": "/cracha/[token]", "/cracha/recusado/page": "/cracha/recusado", "/page": "/", "/docs/[[...slug]]/page": "/docs/[[...slug]]" });
+    expect(matcher("/cracha/abc")).toBe(true);
+    expect(matcher("/cracha/recusado")).toBe(false);
+    expect(matcher("/cracha/recusado/")).toBe(false);
+    expect(matcher("/")).toBe(false);
+    expect(matcher("/docs")).toBe(false);
+    const form = checkRequest({ method: "POST", url: "/cracha/recusado?tipo=x", headers: { "content-type": "multipart/form-data; boundary=abc", origin: "garbage", host: "localhost:3000" } }, matcher);
+    expect(form?.status).toBe(403);
+  });
+
   it("applies to multipart POSTs to pages, not to route handlers", () => {
     expect(isPageMultipartPost({ method: "POST", url: "/gestao/i-1?x=1", headers: multipart }, isRouteHandler)).toBe(true);
     expect(isPageMultipartPost({ method: "POST", url: "/nao-existe", headers: multipart }, isRouteHandler)).toBe(true);
