@@ -214,7 +214,8 @@ describe("webhooks carry the Data API feed", () => {
 
   /** A worker in a process of its own on this test's database (test/fixtures/webhook-worker-process.ts). */
   async function workerProcess(name: string): Promise<ChildProcess> {
-    const child = spawn("npx", ["tsx", "test/fixtures/webhook-worker-process.ts"], {
+    // node itself (tsx as its loader), not npx: a signal must reach the process that delivers.
+    const child = spawn(process.execPath, ["--import", "tsx", "test/fixtures/webhook-worker-process.ts"], {
       env: { ...process.env, DATABASE_URL: t.url, WORKER_OPTIONS: JSON.stringify({ ...FAST, worker: name, batchSize: 100, concurrency: 2, leaseMs: 2_000 }) },
       stdio: ["ignore", "pipe", "inherit"],
     });
