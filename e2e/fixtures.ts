@@ -164,7 +164,7 @@ const checkedPages = new Set<string>();
 const pageKind = (url: URL) =>
   `${url.pathname.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, ":id").replace(/\/cracha\/[A-Za-z0-9_-]{20,}/, "/cracha/:token")}?${[...url.searchParams.keys()].sort().join("&")}`;
 
-/** Runs axe after every load of a hub page in the contexts it watches; the findings are read at the end. */
+/** Runs axe after every load of a hub page, and after every client-side navigation, in the contexts it watches; the findings are read at the end. */
 class AxeWatch {
   readonly findings: TAxeFinding[] = [];
   private chain: Promise<void> = Promise.resolve();
@@ -180,6 +180,12 @@ class AxeWatch {
         if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) this.served.set(page, response.headers()["x-request-id"] !== undefined);
       });
       page.on("load", () => this.check(page));
+      // Next's client-side navigations (a <Link> clicked) change the page without a load event:
+      // the page is checked once it has rendered (its URL changes after the new tree is committed).
+      page.on("framenavigated", (frame) => {
+        if (frame !== page.mainFrame()) return;
+        page.waitForLoadState("load").then(() => this.check(page), () => undefined);
+      });
     };
     context.pages().forEach(onPage);
     context.on("page", onPage);

@@ -1,6 +1,7 @@
 // The gallery for daily use (issue #19): a teacher pins a tool and finds it first; from "Minhas
 // turmas" opens a class page with the tools placed for that class and the link to share. The test
-// makes its own class, teacher and class placement at the demo's first school.
+// makes its own class, teacher and class placement at the demo's second school (the first one's
+// counts are what gestao.spec's class life cycle measures, while this runs beside it).
 import { addPerson, expect, shot, signIn, test } from "./fixtures";
 
 const MANAGER = "gestor@demo.hub.br";
@@ -14,7 +15,7 @@ test("a teacher pins a tool and sees it first; a class page shows that class's t
   // The manager: a class, a teacher assigned to it, and a tool placed for the class.
   await signIn(page, MANAGER);
   await page.goto("/gestao");
-  const schoolHref = await page.getByRole("list", { name: "Instituições sob sua gestão" }).getByRole("link", { name: "EMEF Monteiro Lobato", exact: true }).getAttribute("href");
+  const schoolHref = await page.getByRole("list", { name: "Instituições sob sua gestão" }).getByRole("link", { name: "EMEF Cecília Meireles", exact: true }).getAttribute("href");
   const schoolId = schoolHref!.split("/")[2]!;
   await page.goto(`/gestao/${schoolId}/turmas`);
   const newClass = page.getByRole("form", { name: "Nova turma" });
