@@ -23,7 +23,7 @@ export function FormSection({ id, title, intro, children }: { id: string; title:
 }
 
 /** A row's edit form, folded until "Editar" is opened. */
-export function InlineEdit({ children }: { children: ReactNode }) {
+function InlineEdit({ children }: { children: ReactNode }) {
   return (
     <details>
       <summary className="cursor-pointer text-sm text-brand-700">Editar</summary>

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 
 /** A record as JSON: dark for what the partner receives, light for what the Hub holds. */
-export function JsonBlock({ value, testId, tone, height = "tall" }: { value: unknown; testId?: string; tone: "partner" | "hub"; height?: "tall" | "short" }) {
+function JsonBlock({ value, testId, tone, height = "tall" }: { value: unknown; testId?: string; tone: "partner" | "hub"; height?: "tall" | "short" }) {
   const colours = tone === "partner" ? "bg-slate-900 text-slate-100" : "bg-slate-100 text-slate-800";
   const maxHeight = height === "tall" ? "max-h-[28rem]" : "max-h-[20rem]";
   return (

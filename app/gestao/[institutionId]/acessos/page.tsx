@@ -6,7 +6,7 @@ import { ATTRIBUTE_LABEL, CHANNEL_LABEL, formatDateTime } from "@/components/man
 import { Pagination } from "@/components/management/pagination";
 import { inputClass, secondaryButton, sectionTitle } from "@/components/management/styles";
 import { listDataAccessLogs, type TDataAccessRow } from "@/lib/server/management/list-data-access-logs";
-import { requireManagerPage } from "@/lib/server/management/require-manager-page";
+import { requireManagerSection } from "@/lib/server/management/require-manager-page";
 import { ACCESS_CHANNELS, partnerFilterValue, ZAccessLogQuerySchema } from "@/lib/validations/management";
 
 export const metadata: Metadata = { title: "Registro de acessos" };
@@ -46,13 +46,11 @@ function DataCell({ row }: { row: TDataAccessRow }) {
 }
 
 export default async function AccessLogPage({ params, searchParams }: Props) {
-  const { institutionId } = await params;
   const query = ZAccessLogQuerySchema.parse(await searchParams);
-  const { scope, institution } = await requireManagerPage({ returnTo: `/gestao/${institutionId}/acessos`, institutionId });
+  const { scope, institution, basePath } = await requireManagerSection(params, "acessos");
   const result = await listDataAccessLogs({
     scope, institutionId: institution.id, partner: query.parceiro, channel: query.canal, from: query.de, to: query.ate, page: query.page,
   });
-  const basePath = `/gestao/${institution.id}/acessos`;
   const partner = query.parceiro ? partnerFilterValue(query.parceiro) : undefined;
   const filtered = Boolean(partner || query.canal || query.de || query.ate);
   return (

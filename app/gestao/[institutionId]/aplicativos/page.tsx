@@ -8,7 +8,7 @@ import { listApplicationAccess, type TApplicationAccessRow } from "@/lib/server/
 import { listEdtechLinks } from "@/lib/server/management/list-edtech-links";
 import { listPeople } from "@/lib/server/management/list-people";
 import { previewApplicationData } from "@/lib/server/management/preview-application-data";
-import { requireManagerPage } from "@/lib/server/management/require-manager-page";
+import { requireManagerSection } from "@/lib/server/management/require-manager-page";
 import { PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
 import { ZListQuerySchema } from "@/lib/validations/management";
 import { PreviewPersonSearch } from "@/components/management/preview-person-search";
@@ -28,10 +28,8 @@ function status(app: TApplicationAccessRow): string {
 }
 
 export default async function ApplicationsPage({ params, searchParams }: Props) {
-  const { institutionId } = await params;
   const raw = await searchParams;
-  const basePath = `/gestao/${institutionId}/aplicativos`;
-  const { scope, institution } = await requireManagerPage({ returnTo: basePath, institutionId });
+  const { scope, institution, basePath } = await requireManagerSection(params, "aplicativos");
   const [links, applications] = await Promise.all([listEdtechLinks({ scope, institutionId: institution.id }), listApplicationAccess({ scope, institutionId: institution.id })]);
   const selected = applications.find((a) => a.applicationId === one(raw.app));
   const personQuery = ZListQuerySchema.shape.q.parse(raw.q);

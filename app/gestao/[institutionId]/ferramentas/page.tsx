@@ -10,7 +10,7 @@ import { listPeople } from "@/lib/server/management/list-people";
 import { listPlacements, type TPlacementRow } from "@/lib/server/management/list-placements";
 import { listToolSharing, type TToolSharingRow } from "@/lib/server/management/list-tool-sharing";
 import { previewToolLaunch } from "@/lib/server/management/preview-tool-launch";
-import { requireManagerPage } from "@/lib/server/management/require-manager-page";
+import { requireManagerSection } from "@/lib/server/management/require-manager-page";
 import { PERSONAL_ATTRIBUTES, PROFILE_ROLES } from "@/lib/validations/data-api";
 import { roleRuleField, ZListQuerySchema } from "@/lib/validations/management";
 import { PreviewPersonSearch } from "@/components/management/preview-person-search";
@@ -45,10 +45,8 @@ function audienceOf(p: TPlacementRow): string {
 }
 
 export default async function PlacementsPage({ params, searchParams }: Props) {
-  const { institutionId } = await params;
   const raw = await searchParams;
-  const basePath = `/gestao/${institutionId}/ferramentas`;
-  const { scope, institution } = await requireManagerPage({ returnTo: basePath, institutionId });
+  const { scope, institution, basePath } = await requireManagerSection(params, "ferramentas");
   const [{ placements, tools, classes }, sharing] = await Promise.all([
     listPlacements({ scope, institutionId: institution.id }),
     listToolSharing({ scope, institutionId: institution.id }),

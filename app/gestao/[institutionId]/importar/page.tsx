@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { ImportRunner } from "@/components/management/import-runner";
 import { card, sectionTitle } from "@/components/management/styles";
-import { requireManagerPage } from "@/lib/server/management/require-manager-page";
+import { requireManagerSection } from "@/lib/server/management/require-manager-page";
 import { IMPORT_COLUMNS, IMPORT_KINDS, IMPORT_KIND_LABEL, IMPORT_MAX_ROWS } from "@/lib/validations/management";
 
 export const metadata: Metadata = { title: "Importar CSV" };
@@ -9,8 +9,7 @@ export const metadata: Metadata = { title: "Importar CSV" };
 type Props = { params: Promise<{ institutionId: string }> };
 
 export default async function ImportPage({ params }: Props) {
-  const { institutionId } = await params;
-  const { institution } = await requireManagerPage({ returnTo: `/gestao/${institutionId}/importar`, institutionId });
+  const { institution } = await requireManagerSection(params, "importar");
   return (
     <section aria-labelledby="import-title" className={card}>
       <h2 id="import-title" className={sectionTitle}>Importar dados de uma planilha</h2>

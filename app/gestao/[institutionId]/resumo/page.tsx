@@ -3,7 +3,7 @@ import Link from "next/link";
 import { ENTITY_LABEL, EVENT_LABEL } from "@/components/management/labels";
 import { card, inputClass, primaryButton, sectionTitle } from "@/components/management/styles";
 import { KindLegend, SummaryTree, Timeline } from "@/components/management/summary-charts";
-import { requireManagerPage } from "@/lib/server/management/require-manager-page";
+import { requireManagerSection } from "@/lib/server/management/require-manager-page";
 import { summarizeInstitution } from "@/lib/server/management/summarize-institution";
 import { ENTITY_NAMES, EVENT_KINDS } from "@/lib/validations/data-api";
 import { ZSummaryFiltersSchema } from "@/lib/validations/management";
@@ -13,10 +13,8 @@ export const metadata: Metadata = { title: "Resumo" };
 type Props = { params: Promise<{ institutionId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function SummaryPage({ params, searchParams }: Props) {
-  const { institutionId } = await params;
   const raw = await searchParams;
-  const basePath = `/gestao/${institutionId}/resumo`;
-  const { scope, institution } = await requireManagerPage({ returnTo: basePath, institutionId });
+  const { scope, institution, basePath } = await requireManagerSection(params, "resumo");
   const parsed = ZSummaryFiltersSchema.safeParse(raw);
   const errors: Record<string, string> = {};
   if (!parsed.success) for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "_")] ??= issue.message;

@@ -3,7 +3,7 @@ import { card, inputClass, primaryButton, sectionTitle } from "@/components/mana
 import { UsageBars, UsageDays } from "@/components/management/usage-bars";
 import { ROLE_LABEL } from "@/lib/labels";
 import { AppError } from "@/lib/errors";
-import { requireManagerPage } from "@/lib/server/management/require-manager-page";
+import { requireManagerSection } from "@/lib/server/management/require-manager-page";
 import { getInstitutionUsage, type TInstitutionUsage } from "@/lib/server/usage/get-institution-usage";
 import { daysBetween, totalsBy, type TUsageRow } from "@/lib/usage/usage";
 
@@ -15,10 +15,8 @@ const roleLabel = (row: TUsageRow) => (row.role ? ROLE_LABEL[row.role] : "Perfil
 const dayLabel = (day: string) => `${day.slice(8, 10)}/${day.slice(5, 7)}`;
 
 export default async function UsagePage({ params, searchParams }: Props) {
-  const { institutionId } = await params;
   const raw = await searchParams;
-  const basePath = `/gestao/${institutionId}/uso`;
-  const { scope, institution } = await requireManagerPage({ returnTo: basePath, institutionId });
+  const { scope, institution, basePath } = await requireManagerSection(params, "uso");
   let usage: TInstitutionUsage | null = null;
   let errors: Record<string, string> = {};
   try {

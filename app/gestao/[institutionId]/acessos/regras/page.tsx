@@ -6,7 +6,7 @@ import { ATTRIBUTE_LABEL, formatDateTime } from "@/components/management/labels"
 import { Pagination } from "@/components/management/pagination";
 import { inputClass, secondaryButton, sectionTitle } from "@/components/management/styles";
 import { listSharingRuleChanges, type TRuleChange, type TRuleChangeRow, type TSharingRules } from "@/lib/server/management/list-sharing-rule-changes";
-import { requireManagerPage } from "@/lib/server/management/require-manager-page";
+import { requireManagerSection } from "@/lib/server/management/require-manager-page";
 import { ROLE_LABEL } from "@/lib/labels";
 import { PROFILE_ROLES } from "@/lib/validations/data-api";
 import { ZRuleHistoryQuerySchema } from "@/lib/validations/management";
@@ -50,11 +50,9 @@ function Change({ change, side }: { change: TRuleChange; side: "before" | "after
 }
 
 export default async function RuleHistoryPage({ params, searchParams }: Props) {
-  const { institutionId } = await params;
   const query = ZRuleHistoryQuerySchema.parse(await searchParams);
-  const { scope, institution } = await requireManagerPage({ returnTo: `/gestao/${institutionId}/acessos/regras`, institutionId });
+  const { scope, institution, basePath } = await requireManagerSection(params, "acessos/regras");
   const result = await listSharingRuleChanges({ scope, institutionId: institution.id, partnerId: query.parceiro, page: query.page });
-  const basePath = `/gestao/${institution.id}/acessos/regras`;
   return (
     <section aria-labelledby="rules-title" className="space-y-3">
       <h2 id="rules-title" className={sectionTitle}>Mudanças nas regras de compartilhamento</h2>
