@@ -1,5 +1,6 @@
 "use client";
 import { useSyncExternalStore } from "react";
+import { CodeBlock } from "@/components/code-block";
 
 const subscribe = (onChange: () => void) => {
   window.addEventListener("hashchange", onChange);
@@ -32,9 +33,9 @@ export function DemoFragmentResult({ issuer }: { issuer: string }) {
       {token && userId && (
         <>
           <p className="mt-4 text-sm text-slate-600">Consulte as informações do usuário com o token:</p>
-          <pre className="mt-2 overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+          <CodeBlock label="Chamada de informações do usuário com curl" className="mt-2 overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
             {`curl -s ${issuer}/users/v1/users/info \\\n  -H 'authorization: Bearer ${token}' \\\n  -H 'x-relationship-id: ${userId}'`}
-          </pre>
+          </CodeBlock>
         </>
       )}
     </section>

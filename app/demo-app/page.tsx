@@ -4,6 +4,7 @@ import { notFound, redirect } from "next/navigation";
 import { DemoFragmentResult } from "@/components/demo-fragment-result";
 import { env } from "@/lib/env";
 import { DEMO_APP, DEMO_SESSION_COOKIE, readDemoSession } from "@/lib/server/demo/demo-app-client";
+import { CodeBlock } from "@/components/code-block";
 
 export const metadata: Metadata = { title: "Aplicativo de demonstração", robots: { index: false } };
 
@@ -63,9 +64,9 @@ export default async function DemoAppPage({ searchParams }: { searchParams: Prom
             Chegou um código que este aplicativo não pediu (o <code>state</code> não confere), então ele <strong>não</strong> foi
             trocado: é o que todo cliente deve fazer. Para experimentar a troca à mão, use-o em até 60 segundos:
           </p>
-          <pre className={pre}>
+          <CodeBlock label="Troca do código com curl" className={pre}>
             {`curl -s -X POST ${issuer}/lti/v1/oauth2/authorize \\\n  -H 'content-type: application/json' -H 'accept: application/json' \\\n  -d '{"grant_type":"authorization_code","client_id":"${DEMO_APP.clientId}","client_secret":"${DEMO_APP.clientSecret}","code":"${code}"}'`}
-          </pre>
+          </CodeBlock>
         </div>
       )}
 
@@ -81,9 +82,9 @@ export default async function DemoAppPage({ searchParams }: { searchParams: Prom
             <dd data-testid="demo-institution">{info?.instituicao?.nome ?? "—"}</dd>
           </dl>
           <h3 className="mt-6 font-semibold">Resposta de GET /users/v1/users/info</h3>
-          <pre className={pre} data-testid="demo-user-info">{JSON.stringify(session.userInfo, null, 2)}</pre>
+          <CodeBlock label="Resposta de informações do usuário (JSON)" className={pre} testId="demo-user-info">{JSON.stringify(session.userInfo, null, 2)}</CodeBlock>
           <h3 className="mt-6 font-semibold">Id token (verificado com /.well-known/jwks.json)</h3>
-          <pre className={pre}>{JSON.stringify(session.idTokenClaims, null, 2)}</pre>
+          <CodeBlock label="Declarações do id token (JSON)" className={pre}>{JSON.stringify(session.idTokenClaims, null, 2)}</CodeBlock>
           <div className="mt-6 flex flex-wrap items-center gap-3">
             <a href="/demo-app/entrar" className={button}>Entrar com outro perfil</a>
             <form action="/demo-app/sair" method="post">

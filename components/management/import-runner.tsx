@@ -167,7 +167,7 @@ export function ImportRunner(props: { institutionId: string; kinds: { kind: TImp
               </ul>
             )}
             {phase.rowErrors.length > 0 && (
-              <div className="max-h-96 overflow-auto rounded border border-red-200 bg-white">
+              <div tabIndex={0} role="group" aria-label="Linhas com problemas" className="max-h-96 overflow-auto rounded border border-red-200 bg-white">
                 <table className="min-w-full text-left text-sm text-slate-800">
                   <caption className="sr-only">Linhas com problemas</caption>
                   <thead className="sticky top-0 bg-red-100 text-xs uppercase">

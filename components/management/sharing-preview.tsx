@@ -1,13 +1,15 @@
 import type { ReactNode } from "react";
+import { CodeBlock } from "@/components/code-block";
 
 /** A record as JSON: dark for what the partner receives, light for what the Hub holds. */
 function JsonBlock({ value, testId, tone, height = "tall" }: { value: unknown; testId?: string; tone: "partner" | "hub"; height?: "tall" | "short" }) {
+  const label = tone === "partner" ? "O que o parceiro recebe (JSON)" : "O que o Hub guarda (JSON)";
   const colours = tone === "partner" ? "bg-slate-900 text-slate-100" : "bg-slate-100 text-slate-800";
   const maxHeight = height === "tall" ? "max-h-[28rem]" : "max-h-[20rem]";
   return (
-    <pre data-testid={testId} className={`${maxHeight} overflow-auto rounded-md p-3 text-xs ${colours}`}>
+    <CodeBlock label={label} testId={testId} className={`${maxHeight} overflow-auto rounded-md p-3 text-xs ${colours}`}>
       {JSON.stringify(value, null, 2)}
-    </pre>
+    </CodeBlock>
   );
 }
 
