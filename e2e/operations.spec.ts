@@ -6,9 +6,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
-import { connect, type Socket } from "node:net";
+import { connect } from "node:net";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { openRawConnection } from "../test/raw-connection";
 import { closedPort } from "../test/tcp-proxy";
 
 test.describe.configure({ mode: "serial", timeout: 240_000 });
@@ -150,20 +151,6 @@ test("a forced internal error: one log line with the request id and the stack, a
   expect(forged.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
 });
 
-type TConnection = { socket: Socket; text: () => string; closed: Promise<void> };
-
-function openConnection(): Promise<TConnection> {
-  return new Promise((resolve, reject) => {
-    let data = "";
-    const socket = connect(port, "127.0.0.1");
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => (data += chunk));
-    socket.on("error", reject);
-    const closed = new Promise<void>((r) => socket.on("close", () => r()));
-    socket.on("connect", () => resolve({ socket, text: () => data, closed }));
-  });
-}
-
 async function until(what: string, check: () => boolean, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
@@ -173,15 +160,15 @@ async function until(what: string, check: () => boolean, ms = 10_000): Promise<v
 }
 
 test("SIGTERM to npm start: idle keep-alive closed at once, the request in flight finishes, the tree exits 0", async () => {
-  const idle = await openConnection();
+  const idle = await openRawConnection(port);
   idle.socket.write(`GET /healthz HTTP/1.1\r\nHost: localhost:${port}\r\nConnection: keep-alive\r\n\r\n`);
-  await until("the idle connection's first answer", () => /\r\n\r\n[\s\S]*\}/.test(idle.text()));
-  expect(idle.text()).toMatch(/Connection: keep-alive/i);
+  await until("the idle connection's first answer", () => /\r\n\r\n[\s\S]*\}/.test(idle.received()));
+  expect(idle.received()).toMatch(/Connection: keep-alive/i);
 
   // In flight: a sign-in POST whose body the client has only half sent; the client decides when
   // it completes, so the request is certainly running when SIGTERM arrives.
   const body = new URLSearchParams({ email: "ninguem@demo.hub.br", password: "senha-errada" }).toString();
-  const busy = await openConnection();
+  const busy = await openRawConnection(port);
   busy.socket.write(
     `POST /entrar HTTP/1.1\r\nHost: localhost:${port}\r\nOrigin: ${base}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: keep-alive\r\n\r\n${body.slice(0, 10)}`,
   );
@@ -190,12 +177,12 @@ test("SIGTERM to npm start: idle keep-alive closed at once, the request in fligh
   const signalledAt = Date.now();
   process.kill(hub.pid!, "SIGTERM"); // npm's own PID, as a process manager does
   await idle.closed; // closed by the server while the POST is still waiting for its body
-  expect(busy.text()).toBe("");
+  expect(busy.received()).toBe("");
 
   busy.socket.write(body.slice(10));
   await busy.closed;
-  expect(busy.text()).toMatch(/^HTTP\/1\.1 [23]\d\d /);
-  expect(busy.text()).toMatch(/\r\nConnection: close\r\n/i);
+  expect(busy.received()).toMatch(/^HTTP\/1\.1 [23]\d\d /);
+  expect(busy.received()).toMatch(/\r\nConnection: close\r\n/i);
 
   const { code, signal } = await exited;
   const exitMs = Date.now() - signalledAt;

@@ -1,23 +1,59 @@
-import type { ReactNode } from "react";
+import type { ComponentProps, ReactNode } from "react";
+import { ActionForm } from "./action-form";
+import { FilterForm } from "./filter-form";
+import { Pagination } from "./pagination";
 import { card, sectionTitle } from "./styles";
 
-/** A /gestao list: its heading, then the filter, the table and the pages. */
-export function ListSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+/**
+ * A /gestao list: its heading, then the filter (a GET form on `basePath`), the table given as
+ * children, and the pages.
+ */
+export function ListSection(props: {
+  id: string;
+  title: string;
+  basePath: string;
+  filter?: Omit<ComponentProps<typeof FilterForm>, "basePath">;
+  pages?: Omit<ComponentProps<typeof Pagination>, "basePath">;
+  children: ReactNode;
+}) {
   return (
-    <section aria-labelledby={`${id}-title`} className="space-y-3">
-      <h2 id={`${id}-title`} className={sectionTitle}>{title}</h2>
-      {children}
+    <section aria-labelledby={`${props.id}-title`} className="space-y-3">
+      <h2 id={`${props.id}-title`} className={sectionTitle}>{props.title}</h2>
+      {props.filter && <FilterForm basePath={props.basePath} {...props.filter} />}
+      {props.children}
+      {props.pages && <Pagination basePath={props.basePath} {...props.pages} />}
     </section>
   );
 }
 
-/** A /gestao card holding one form (create a person, a class, a period…), with an optional intro. */
-export function FormSection({ id, title, intro, children }: { id: string; title: string; intro?: ReactNode; children: ReactNode }) {
+/** An `ActionForm`'s props, its accessible name defaulting to the section's title. */
+type TSectionForm = Omit<ComponentProps<typeof ActionForm>, "ariaLabel"> & { ariaLabel?: string };
+
+/**
+ * What every /gestao create form shares: the school-data command it sends (`type`, and the
+ * institution it creates at when the command names one), two columns, fields emptied after a
+ * success.
+ */
+export function createForm(action: TSectionForm["action"], type: string, institutionId?: string) {
+  const hidden: Record<string, string> = institutionId ? { type, institutionId } : { type };
+  return { action, resetOnSuccess: true, columns: 2 as const, hidden };
+}
+
+/**
+ * A /gestao card holding one form (create a person, a class, a period, edit a class…), with an
+ * optional intro; `children` come after the form, or stand instead of it (a form that cannot be
+ * used yet says why).
+ */
+export function FormSection(props: { id: string; title: string; level?: 2 | 3; intro?: ReactNode; form?: TSectionForm; children?: ReactNode }) {
+  const Heading = props.level === 3 ? "h3" : "h2";
   return (
-    <section aria-labelledby={`${id}-title`} className={card}>
-      <h2 id={`${id}-title`} className={sectionTitle}>{title}</h2>
-      {intro && <p className="mt-1 text-sm text-slate-600">{intro}</p>}
-      <div className="mt-3">{children}</div>
+    <section aria-labelledby={`${props.id}-title`} className={card}>
+      <Heading id={`${props.id}-title`} className={sectionTitle}>{props.title}</Heading>
+      {props.intro && <p className="mt-1 text-sm text-slate-600">{props.intro}</p>}
+      <div className="mt-3">
+        {props.form && <ActionForm ariaLabel={props.title} {...props.form} />}
+        {props.children}
+      </div>
     </section>
   );
 }

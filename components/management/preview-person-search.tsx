@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { inputClass, secondaryButton } from "@/components/management/styles";
+import { SearchForm } from "@/components/management/filter-form";
 
 /**
  * The preview's "another person" search on /gestao aplicativos and ferramentas: a GET form that
@@ -12,18 +12,13 @@ export function PreviewPersonSearch(props: {
   query: string | undefined;
   people: { items: { profileId: string; name: string }[] } | null;
 }) {
-  const inputId = `${props.partnerParam}-preview-q`;
   const hrefFor = (profileId: string) => `${props.basePath}?${props.partnerParam}=${props.partnerId}&pessoa=${profileId}#previa`;
   return (
     <>
-      <form method="get" action={props.basePath} className="mt-3 flex flex-wrap items-end gap-3" role="search">
-        <input type="hidden" name={props.partnerParam} value={props.partnerId} />
-        <div className="min-w-64 flex-1">
-          <label htmlFor={inputId} className="mb-1 block text-sm font-medium">Outra pessoa</label>
-          <input id={inputId} name="q" type="search" defaultValue={props.query ?? ""} placeholder="Nome, e-mail ou CPF" className={inputClass} />
-        </div>
-        <button type="submit" className={secondaryButton}>Buscar</button>
-      </form>
+      <SearchForm
+        basePath={props.basePath} name="q" value={props.query} label="Outra pessoa" placeholder="Nome, e-mail ou CPF" submitLabel="Buscar"
+        hidden={{ [props.partnerParam]: props.partnerId }} className="mt-3"
+      />
       {props.people && (
         <ul className="mt-2 flex flex-wrap gap-2 text-sm">
           {props.people.items.length === 0 ? (

@@ -1,5 +1,7 @@
-import type { ReactNode } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import { CodeBlock } from "@/components/code-block";
+import { PreviewPersonSearch } from "@/components/management/preview-person-search";
+import { card, sectionTitle } from "@/components/management/styles";
 
 /** A record as JSON: dark for what the partner receives, light for what the Hub holds. */
 function JsonBlock({ value, testId, tone, height = "tall" }: { value: unknown; testId?: string; tone: "partner" | "hub"; height?: "tall" | "short" }) {
@@ -45,6 +47,18 @@ export function PreviewByRole({ idPrefix, intro, samples }: { idPrefix: string; 
           </li>
         ))}
       </ul>
+    </section>
+  );
+}
+
+/** The "what this partner receives" section of /gestao aplicativos and ferramentas: its title, what it shows, the search for another person, then the preview itself. */
+export function PreviewSection(props: { titleId: string; title: ReactNode; intro: ReactNode; search: ComponentProps<typeof PreviewPersonSearch>; children: ReactNode }) {
+  return (
+    <section id="previa" aria-labelledby={props.titleId} className={card}>
+      <h2 id={props.titleId} className={sectionTitle}>{props.title}</h2>
+      <p className="mt-1 text-sm text-slate-600">{props.intro}</p>
+      <PreviewPersonSearch {...props.search} />
+      {props.children}
     </section>
   );
 }

@@ -14,6 +14,13 @@ import { ATTRIBUTE_RULES, roleModeField, roleRuleField } from "@/lib/validations
  * shared, anonymized or not shared, or to inherit the nearest ancestor's rule; and, per role, to
  * follow that rule or give the role its own (docs/decisions/015-sharing-rules-per-role.md).
  */
+export type TSharingRuleState = {
+  own: TAttributeRules | null;
+  ownRoles: TRoleRules;
+  inherited: { institutionName: string; rules: TAttributeRules; roles: TRoleRules } | null;
+  ownUpdatedAt: Date | null;
+};
+
 export function SharingRuleCard(props: {
   title: string;
   subtitle: ReactNode;
@@ -25,15 +32,14 @@ export function SharingRuleCard(props: {
   /** The partner's id field, and any fixed values the form sends. */
   hidden: Record<string, string>;
   attributes: readonly TPersonalAttribute[];
-  own: TAttributeRules | null;
-  ownRoles: TRoleRules;
-  inherited: { institutionName: string; rules: TAttributeRules; roles: TRoleRules } | null;
+  /** The institution's own rule and the one it inherits (a row of the access listings). */
+  rule: TSharingRuleState;
   /** What "inherit" means when no ancestor has a rule. */
   noInheritedLabel: string;
-  ownUpdatedAt: Date | null;
 }) {
-  const current = props.own ?? props.inherited?.rules;
-  const currentRoles = props.own ? props.ownRoles : (props.inherited?.roles ?? {});
+  const { own, ownRoles, inherited, ownUpdatedAt } = props.rule;
+  const current = own ?? inherited?.rules;
+  const currentRoles = own ? ownRoles : (inherited?.roles ?? {});
   const overridden = PROFILE_ROLES.filter((r) => currentRoles[r]);
   const ownMode = { field: "mode", in: ["propria"] };
   return (
@@ -58,10 +64,10 @@ export function SharingRuleCard(props: {
               name: "mode",
               label: "Regras",
               type: "radio",
-              defaultValue: props.own ? "propria" : "herdar",
+              defaultValue: own ? "propria" : "herdar",
               options: [
                 { value: "propria", label: "Configuração própria" },
-                { value: "herdar", label: props.inherited ? `Herdar de ${props.inherited.institutionName}` : props.noInheritedLabel },
+                { value: "herdar", label: inherited ? `Herdar de ${inherited.institutionName}` : props.noInheritedLabel },
               ],
             },
             ...props.attributes.map((a) => ({
@@ -100,7 +106,7 @@ export function SharingRuleCard(props: {
           ]}
         />
       </div>
-      {props.ownUpdatedAt && <p className="mt-2 text-xs text-slate-500">Última alteração: {formatDateTime(props.ownUpdatedAt)}</p>}
+      {ownUpdatedAt && <p className="mt-2 text-xs text-slate-500">Última alteração: {formatDateTime(ownUpdatedAt)}</p>}
     </li>
   );
 }

@@ -1,34 +1,34 @@
 import { describe, expect, it } from "vitest";
 import { collectParameters, normalizeBaseUrl, normalizeParameters, signatureBaseString } from "./base-string";
 
+// RFC 5849 §3.4.1.3's example request: its URL, its form body, and the table of the parameters
+// both hold (§3.4.1.3.1), which §3.4.1.3.2 then normalizes.
+const RFC_URL = "http://example.com/request?b5=%3D%253D&a3=a&c%40=&a2=r%20b";
+const RFC_BODY: [string, string][] = [
+  ["c2", ""],
+  ["a3", "2 q"],
+];
+const RFC_PARAMETERS: [string, string][] = [
+  ["b5", "=%3D"],
+  ["a3", "a"],
+  ["c@", ""],
+  ["a2", "r b"],
+  ["c2", ""],
+  ["a3", "2 q"],
+];
+
 describe("normalizeBaseUrl (RFC 5849 §3.4.1.2)", () => {
-  it("lowercases scheme and host and drops :443 for https", () => {
-    expect(normalizeBaseUrl("HTTPS://Tool.EXAMPLE.com:443/l")).toBe("https://tool.example.com/l");
-  });
-
-  it("keeps a non-default port", () => {
-    expect(normalizeBaseUrl("https://tool.example.com:8443/l")).toBe("https://tool.example.com:8443/l");
-  });
-
-  it("drops :80 for http", () => {
-    expect(normalizeBaseUrl("http://x.com:80/")).toBe("http://x.com/");
-  });
-
-  it("keeps :80 for https and :443 for http, which are not their defaults", () => {
-    expect(normalizeBaseUrl("https://x.com:80/a")).toBe("https://x.com:80/a");
-    expect(normalizeBaseUrl("http://x.com:443/a")).toBe("http://x.com:443/a");
-  });
-
-  it("reproduces the RFC example http://EXAMPLE.COM:80/r%20v/X?id=123", () => {
-    expect(normalizeBaseUrl("http://EXAMPLE.COM:80/r%20v/X?id=123")).toBe("http://example.com/r%20v/X");
-  });
-
-  it("reproduces the RFC example https://www.example.net:8080/?q=1", () => {
-    expect(normalizeBaseUrl("https://www.example.net:8080/?q=1")).toBe("https://www.example.net:8080/");
-  });
-
-  it("uses / for an empty path", () => {
-    expect(normalizeBaseUrl("https://tool.example.com")).toBe("https://tool.example.com/");
+  it.each([
+    ["lowercases scheme and host and drops :443 for https", "HTTPS://Tool.EXAMPLE.com:443/l", "https://tool.example.com/l"],
+    ["keeps a non-default port", "https://tool.example.com:8443/l", "https://tool.example.com:8443/l"],
+    ["drops :80 for http", "http://x.com:80/", "http://x.com/"],
+    ["keeps :80 for https, which is not its default", "https://x.com:80/a", "https://x.com:80/a"],
+    ["keeps :443 for http, which is not its default", "http://x.com:443/a", "http://x.com:443/a"],
+    ["reproduces the RFC example http://EXAMPLE.COM:80/r%20v/X?id=123", "http://EXAMPLE.COM:80/r%20v/X?id=123", "http://example.com/r%20v/X"],
+    ["reproduces the RFC example https://www.example.net:8080/?q=1", "https://www.example.net:8080/?q=1", "https://www.example.net:8080/"],
+    ["uses / for an empty path", "https://tool.example.com", "https://tool.example.com/"],
+  ])("%s", (_name, url, expected) => {
+    expect(normalizeBaseUrl(url)).toBe(expected);
   });
 
   it("keeps path case and escapes, and drops query, fragment and userinfo", () => {
@@ -44,18 +44,8 @@ describe("normalizeBaseUrl (RFC 5849 §3.4.1.2)", () => {
 
 describe("collectParameters (RFC 5849 §3.4.1.3.1)", () => {
   it("decodes the RFC example query and body into the published table", () => {
-    const collected = collectParameters("http://example.com/request?b5=%3D%253D&a3=a&c%40=&a2=r%20b", [
-      ["c2", ""],
-      ["a3", "2 q"],
-    ]);
-    expect(collected).toEqual([
-      ["b5", "=%3D"],
-      ["a3", "a"],
-      ["c@", ""],
-      ["a2", "r b"],
-      ["c2", ""],
-      ["a3", "2 q"],
-    ]);
+    const collected = collectParameters(RFC_URL, RFC_BODY);
+    expect(collected).toEqual(RFC_PARAMETERS);
   });
 
   it("decodes + in the query as a space", () => {
@@ -76,14 +66,7 @@ describe("collectParameters (RFC 5849 §3.4.1.3.1)", () => {
 
 describe("normalizeParameters (RFC 5849 §3.4.1.3.2)", () => {
   it("sorts by encoded name, then by encoded value, and joins with & and =", () => {
-    const normalized = normalizeParameters([
-      ["b5", "=%3D"],
-      ["a3", "a"],
-      ["c@", ""],
-      ["a2", "r b"],
-      ["c2", ""],
-      ["a3", "2 q"],
-    ]);
+    const normalized = normalizeParameters(RFC_PARAMETERS);
     expect(normalized).toBe("a2=r%20b&a3=2%20q&a3=a&b5=%3D%253D&c%40=&c2=");
   });
 
@@ -94,15 +77,14 @@ describe("normalizeParameters (RFC 5849 §3.4.1.3.2)", () => {
 
 describe("signatureBaseString", () => {
   it("reproduces the RFC 5849 §3.4.1.1 example base string", () => {
-    const base = signatureBaseString("POST", "http://example.com/request?b5=%3D%253D&a3=a&c%40=&a2=r%20b", [
+    const base = signatureBaseString("POST", RFC_URL, [
       ["oauth_consumer_key", "9djdj82h48djs9d2"],
       ["oauth_token", "kkk9d7dh3k39sjv7"],
       ["oauth_signature_method", "HMAC-SHA1"],
       ["oauth_timestamp", "137131201"],
       ["oauth_nonce", "7d8f3e4a"],
       ["oauth_signature", "bYT5CMsGcbgUdFHObYMEfcx6bsw="],
-      ["c2", ""],
-      ["a3", "2 q"],
+      ...RFC_BODY,
     ]);
     expect(base).toBe(
       "POST&http%3A%2F%2Fexample.com%2Frequest&a2%3Dr%2520b%26a3%3D2%2520q" +

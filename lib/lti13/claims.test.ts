@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { buildLtiClaims, CLAIMS, contextRoles, loginInitiationFields, LTI13_ROLES, NRPS_CLAIM, type TClaimsInput } from "./claims";
+import { buildLtiClaims, CLAIMS, contextRoles, loginInitiationFields, LTI13_ROLES, NRPS_CLAIM } from "./claims";
+import { EXAMPLE_LAUNCH } from "@/test/fixtures/lti13";
 
-const base: TClaimsInput = {
-  messageType: "LtiResourceLinkRequest",
-  deploymentId: "07940580-b309-415e-a37c-914d387c1150",
-  targetLinkUri: "https://tool.example.com/lti/launch",
-  role: "professor",
-  resourceLink: { id: "200d101f-2c14-434a-a0f3-57c2a42369fd", title: "Introduction Assignment" },
-  platform: { guid: "hub.example.org", name: "Hub Educacional" },
-  returnUrl: "https://hub.example.org/",
-};
+const base = EXAMPLE_LAUNCH;
 
 describe("buildLtiClaims", () => {
   // The claim names of the LTI Core 1.3 §5.3 example resource link launch.

@@ -2,10 +2,11 @@ import { createLocalJWKSet, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateSigningKey, type SigningKey } from "@/lib/oauth/jwt";
 import { importJWK } from "jose";
+import { EXAMPLE_ISSUER, EXAMPLE_LAUNCH } from "@/test/fixtures/lti13";
 import { buildLtiClaims } from "./claims";
 import { validateLaunch, type TLaunchExpectations } from "./validate-launch";
 
-const issuer = "https://hub.example.org";
+const issuer = EXAMPLE_ISSUER;
 const now = new Date("2026-11-27T12:00:00Z");
 let key: SigningKey;
 let other: SigningKey;
@@ -14,16 +15,8 @@ beforeAll(async () => {
   [key, other] = await Promise.all([generateSigningKey(), generateSigningKey()]);
 });
 
-const claims = () =>
-  buildLtiClaims({
-    messageType: "LtiResourceLinkRequest",
-    deploymentId: "d1",
-    targetLinkUri: "https://tool.example.com/launch",
-    role: "aluno",
-    resourceLink: { id: "r1", title: "T" },
-    platform: { guid: "hub.example.org", name: "Hub" },
-    returnUrl: `${issuer}/`,
-  });
+const claims = () => buildLtiClaims(EXAMPLE_LAUNCH);
+
 
 async function sign(options: { with?: SigningKey; aud?: string; iat?: Date; nonce?: string; extra?: Record<string, unknown> } = {}) {
   const signer = options.with ?? key;
@@ -43,7 +36,7 @@ function expectations(seen = new Set<string>()): TLaunchExpectations {
     issuer,
     clientId: "cid",
     keys: createLocalJWKSet({ keys: [key.publicJwk] }),
-    deploymentIds: ["d1"],
+    deploymentIds: [EXAMPLE_LAUNCH.deploymentId],
     rememberNonce: async (nonce) => (seen.has(nonce) ? false : (seen.add(nonce), true)),
     now,
   };

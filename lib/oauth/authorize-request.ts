@@ -53,20 +53,8 @@ export const KNOWN_SCOPES: readonly string[] = ["user.info"];
 /** OIDC marker scope: allowed, ignored (the hub decides on id tokens by response_type). */
 const IGNORED_SCOPES: readonly string[] = ["openid"];
 
-export type AuthorizeRuleName =
-  | "clientIdPresent"
-  | "clientKnown"
-  | "redirectUriPresent"
-  | "redirectUriRegistered"
-  | "responseTypeSupported"
-  | "scopePresentAndKnown"
-  | "pkceMethodValid"
-  | "responseModeValid"
-  | "stateWithinLimit"
-  | "nonceWithinLimit"
-  | "nonceRequiredForImplicitOpenId"
-  | "promptValid"
-  | "idTokenHintWithinLimit";
+/** The rules' names, from their two groups below. */
+export type AuthorizeRuleName = keyof typeof ERROR_PAGE_RULES | keyof typeof REDIRECT_ERROR_RULES;
 
 export type AuthorizeValidation =
   | { kind: "ok"; request: AuthorizeRequest }
@@ -300,22 +288,22 @@ export const idTokenHintWithinLimit: AuthorizeRule = ({ params }) => {
 
 export type AuthorizeRuleEntry = { name: AuthorizeRuleName; onFailure: "error_page" | "redirect_error"; check: AuthorizeRule };
 
-/** THE order of validation. Names are explicit strings because bundlers may minify function names. */
-export const AUTHORIZE_RULES: readonly AuthorizeRuleEntry[] = [
-  { name: "clientIdPresent", onFailure: "error_page", check: clientIdPresent },
-  { name: "clientKnown", onFailure: "error_page", check: clientKnown },
-  { name: "redirectUriPresent", onFailure: "error_page", check: redirectUriPresent },
-  { name: "redirectUriRegistered", onFailure: "error_page", check: redirectUriRegistered },
-  { name: "responseTypeSupported", onFailure: "redirect_error", check: responseTypeSupported },
-  { name: "scopePresentAndKnown", onFailure: "redirect_error", check: scopePresentAndKnown },
-  { name: "pkceMethodValid", onFailure: "redirect_error", check: pkceMethodValid },
-  { name: "responseModeValid", onFailure: "redirect_error", check: responseModeValid },
-  { name: "stateWithinLimit", onFailure: "redirect_error", check: stateWithinLimit },
-  { name: "nonceWithinLimit", onFailure: "redirect_error", check: nonceWithinLimit },
-  { name: "nonceRequiredForImplicitOpenId", onFailure: "redirect_error", check: nonceRequiredForImplicitOpenId },
-  { name: "promptValid", onFailure: "redirect_error", check: promptValid },
-  { name: "idTokenHintWithinLimit", onFailure: "redirect_error", check: idTokenHintWithinLimit },
-];
+/** Failures shown on the hub's error page: the client or its redirect URI is not trusted yet. */
+const ERROR_PAGE_RULES = { clientIdPresent, clientKnown, redirectUriPresent, redirectUriRegistered };
+/** Failures sent back to the client's redirect URI (RFC 6749 §4.1.2.1). */
+const REDIRECT_ERROR_RULES = {
+  responseTypeSupported, scopePresentAndKnown, pkceMethodValid, responseModeValid, stateWithinLimit, nonceWithinLimit,
+  nonceRequiredForImplicitOpenId, promptValid, idTokenHintWithinLimit,
+};
+
+/** A group's rules in the order written (object keys keep it), named by their keys: bundlers may minify function names. */
+function inOrder<N extends AuthorizeRuleName>(onFailure: AuthorizeRuleEntry["onFailure"], checks: Record<N, AuthorizeRule>): AuthorizeRuleEntry[] {
+  // Object.keys types its result as string[]; the keys of a Record<N, …> literal are N.
+  return (Object.keys(checks) as N[]).map((name) => ({ name, onFailure, check: checks[name] }));
+}
+
+/** THE order of validation: the error-page rules first, then the redirect-error rules. */
+export const AUTHORIZE_RULES: readonly AuthorizeRuleEntry[] = [...inOrder("error_page", ERROR_PAGE_RULES), ...inOrder("redirect_error", REDIRECT_ERROR_RULES)];
 
 /**
  * Where a redirected error goes: a valid explicit response_mode, else the default for the

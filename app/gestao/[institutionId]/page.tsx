@@ -1,8 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ActionForm } from "@/components/management/action-form";
 import { formatDateTime } from "@/components/management/labels";
-import { card, sectionTitle } from "@/components/management/styles";
 import { FormSection } from "@/components/management/page-sections";
 import { getInstitutionOverview } from "@/lib/server/management/get-institution-overview";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
@@ -32,6 +30,7 @@ export default async function InstitutionOverviewPage({ params }: Props) {
   // A move may land under any institution in reach except itself and its own descendants.
   const own = new Set(subtreeOf({ institutions: scope.institutions, rootId: institution.id }).map((i) => i.id));
   const targets = scope.institutions.filter((i) => !own.has(i.id));
+  const movable = institution.id !== scope.rootId && targets.length > 0;
   return (
     <div className="space-y-8">
       <section aria-labelledby="numbers-title">
@@ -51,53 +50,36 @@ export default async function InstitutionOverviewPage({ params }: Props) {
         </p>
       </section>
       <div className="grid gap-6 md:grid-cols-2">
-        <section aria-labelledby="rename-title" className={card}>
-          <h2 id="rename-title" className={sectionTitle}>Nome da instituição</h2>
-          <div className="mt-3">
-            <ActionForm
-              action={renameInstitutionAction.bind(null, institution.id)}
-              ariaLabel="Renomear instituição"
-              submitLabel="Salvar nome"
-              fields={[{ name: "name", label: "Nome", required: true, defaultValue: institution.name }]}
-            />
-          </div>
-        </section>
-        <section aria-labelledby="move-title" className={card}>
-          <h2 id="move-title" className={sectionTitle}>Posição na hierarquia</h2>
+        <FormSection id="rename" title="Nome da instituição" form={{
+          action: renameInstitutionAction.bind(null, institution.id), ariaLabel: "Renomear instituição", submitLabel: "Salvar nome",
+          fields: [{ name: "name", label: "Nome", required: true, defaultValue: institution.name }],
+        }} />
+        <FormSection id="move" title="Posição na hierarquia" form={movable ? {
+          action: moveInstitutionAction.bind(null, institution.id), ariaLabel: "Mover instituição", submitLabel: "Mover",
+          fields: [
+            {
+              name: "parentId",
+              label: "Fica abaixo de",
+              type: "select",
+              defaultValue: institution.parentId ?? "",
+              options: targets.map((i) => ({ value: i.id, label: `${"— ".repeat(i.depth)}${i.name}` })),
+              hint: "Vínculos com edtechs e regras de compartilhamento herdados passam a vir da nova instituição superior.",
+            },
+          ],
+        } : undefined}>
           {institution.id === scope.rootId ? (
-            <p className="mt-3 text-sm text-slate-600">Esta é a instituição do seu perfil de gestor; só a gestão acima dela pode movê-la.</p>
-          ) : targets.length === 0 ? (
-            <p className="mt-3 text-sm text-slate-600">Não há outra instituição da sua gestão para onde movê-la.</p>
+            <p className="text-sm text-slate-600">Esta é a instituição do seu perfil de gestor; só a gestão acima dela pode movê-la.</p>
           ) : (
-            <div className="mt-3">
-              <ActionForm
-                action={moveInstitutionAction.bind(null, institution.id)}
-                ariaLabel="Mover instituição"
-                submitLabel="Mover"
-                fields={[
-                  {
-                    name: "parentId",
-                    label: "Fica abaixo de",
-                    type: "select",
-                    defaultValue: institution.parentId ?? "",
-                    options: targets.map((i) => ({ value: i.id, label: `${"— ".repeat(i.depth)}${i.name}` })),
-                    hint: "Vínculos com edtechs e regras de compartilhamento herdados passam a vir da nova instituição superior.",
-                  },
-                ]}
-              />
-            </div>
+            !movable && <p className="text-sm text-slate-600">Não há outra instituição da sua gestão para onde movê-la.</p>
           )}
-        </section>
+        </FormSection>
         <FormSection
           id="cards"
           title="Crachás de acesso"
           intro="Crachás com código QR, impressos na página de cada turma, fazem o aluno entrar sem e-mail nem senha. Valem para os perfis desta instituição."
-        >
-          <ActionForm
-            action={cardSettingsAction.bind(null, institution.id)}
-            ariaLabel="Regras dos crachás"
-            submitLabel="Salvar regras dos crachás"
-            fields={[
+          form={{
+            action: cardSettingsAction.bind(null, institution.id), ariaLabel: "Regras dos crachás", submitLabel: "Salvar regras dos crachás",
+            fields: [
               {
                 name: "cardNetworks",
                 label: "Redes permitidas (faixas CIDR, uma por linha)",
@@ -116,9 +98,9 @@ export default async function InstitutionOverviewPage({ params }: Props) {
                   { value: "0", label: "Qualquer perfil com crachá" },
                 ],
               },
-            ]}
-          />
-        </FormSection>
+            ],
+          }}
+        />
       </div>
     </div>
   );

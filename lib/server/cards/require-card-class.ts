@@ -1,16 +1,12 @@
+import type { Class } from "@/lib/generated/prisma/client";
 import { database } from "@/lib/server/db/database";
 import { AppError } from "@/lib/errors";
 import type { CurrentUser } from "@/lib/server/auth/current-user";
 import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
 import { treeCte } from "@/lib/server/institution-tree/tree-sql";
 
-export interface TCardClass {
-  id: string;
-  name: string;
-  institutionId: string;
-  institutionName: string;
-  periodCode: string;
-}
+/** A class as its cards name it: the class, its school and its period. */
+export type TCardClass = Pick<Class, "id" | "name" | "institutionId"> & { institutionName: string; periodCode: string };
 
 // The class, and whether the profile may print its cards: a gestor of the class's school or of an
 // institution above it, or a professor who teaches the class.

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { hashSecret } from "@/lib/oauth/secret";
 import { verifyApiKey } from "@/lib/server/api-keys/verify-api-key";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
@@ -9,13 +9,11 @@ import { deleteApplication } from "./delete-application";
 import { getDeveloperApplication } from "./get-developer-application";
 import { revokeApplicationKey } from "./revoke-application-key";
 import { rotateApplicationSecret } from "./rotate-application-secret";
-import { createDeveloper, createOutsider, type TTestDeveloper } from "@/test/fixtures/developer";
+import { developersBeforeAll } from "@/test/fixtures/developer";
 import { updateApplication } from "./update-application";
 
 const t = setupTestDatabase();
-let alice: TTestDeveloper;
-let bob: TTestDeveloper;
-let outsider = "";
+const dev = developersBeforeAll("App");
 
 const fields = {
   name: "Portal do Professor",
@@ -30,15 +28,9 @@ async function counts() {
   return { applications, keys, audit };
 }
 
-beforeAll(async () => {
-  alice = await createDeveloper("Alice App");
-  bob = await createDeveloper("Bob App");
-  outsider = await createOutsider("Davi Fora");
-});
-
 describe("createApplication", () => {
   it("generates client_id and a secret shown once, stored only as its SHA-256", async () => {
-    const { application, clientSecret } = await createApplication({ actorPersonId: alice.personId, edtechId: alice.edtechId, fields });
+    const { application, clientSecret } = await createApplication({ actorPersonId: dev.alice.personId, edtechId: dev.alice.edtechId, fields });
     expect(application).toMatchObject({
       name: fields.name,
       redirectUris: ["https://portal.example/callback", "http://localhost:3000/callback"],
@@ -50,7 +42,7 @@ describe("createApplication", () => {
     expect(row.clientSecretHash).toBe(hashSecret(clientSecret));
     expect(JSON.stringify(row)).not.toContain(clientSecret);
     const audit = await t.db.prisma.auditLog.findFirstOrThrow({ where: { targetId: application.id } });
-    expect(audit).toMatchObject({ action: "application.create", actorPersonId: alice.personId });
+    expect(audit).toMatchObject({ action: "application.create", actorPersonId: dev.alice.personId });
     expect(JSON.stringify(audit)).not.toContain(clientSecret);
     expect(JSON.stringify(audit)).not.toContain(row.clientSecretHash);
   });
@@ -65,7 +57,7 @@ describe("createApplication", () => {
     ["an http home page", { ...fields, homepageUrl: "http://portal.example" }, "homepageUrl"],
   ])("refuses %s, naming the field, and saves nothing", async (_, bad, field) => {
     const before = await counts();
-    await expect(createApplication({ actorPersonId: alice.personId, edtechId: alice.edtechId, fields: bad })).rejects.toMatchObject({
+    await expect(createApplication({ actorPersonId: dev.alice.personId, edtechId: dev.alice.edtechId, fields: bad })).rejects.toMatchObject({
       code: "bad_request",
       fields: { [field]: expect.any(String) },
     });
@@ -73,15 +65,15 @@ describe("createApplication", () => {
   });
 
   it("refuses an edtech the person is not in", async () => {
-    await expect(createApplication({ actorPersonId: bob.personId, edtechId: alice.edtechId, fields })).rejects.toMatchObject({ code: "forbidden" });
-    await expect(createApplication({ actorPersonId: outsider, edtechId: alice.edtechId, fields })).rejects.toMatchObject({ code: "forbidden" });
+    await expect(createApplication({ actorPersonId: dev.bob.personId, edtechId: dev.alice.edtechId, fields })).rejects.toMatchObject({ code: "forbidden" });
+    await expect(createApplication({ actorPersonId: dev.outsider, edtechId: dev.alice.edtechId, fields })).rejects.toMatchObject({ code: "forbidden" });
   });
 });
 
 describe("rotate, update, delete", () => {
   it("rotating replaces the hash at once; the old secret no longer matches", async () => {
-    const { application, clientSecret } = await createApplication({ actorPersonId: alice.personId, edtechId: alice.edtechId, fields });
-    const rotated = await rotateApplicationSecret({ actorPersonId: alice.personId, applicationId: application.id });
+    const { application, clientSecret } = await createApplication({ actorPersonId: dev.alice.personId, edtechId: dev.alice.edtechId, fields });
+    const rotated = await rotateApplicationSecret({ actorPersonId: dev.alice.personId, applicationId: application.id });
     expect(rotated.clientSecret).not.toBe(clientSecret);
     const row = await t.db.prisma.oAuthApplication.findUniqueOrThrow({ where: { id: application.id } });
     expect(row.clientSecretHash).toBe(hashSecret(rotated.clientSecret));
@@ -92,9 +84,9 @@ describe("rotate, update, delete", () => {
   });
 
   it("updates redirect URIs exactly as typed and audits the change", async () => {
-    const { application } = await createApplication({ actorPersonId: alice.personId, edtechId: alice.edtechId, fields });
+    const { application } = await createApplication({ actorPersonId: dev.alice.personId, edtechId: dev.alice.edtechId, fields });
     const updated = await updateApplication({
-      actorPersonId: alice.personId,
+      actorPersonId: dev.alice.personId,
       applicationId: application.id,
       fields: { ...fields, redirectUris: "https://portal.example/novo?x=1", defaultResponseType: "id_token" },
     });
@@ -104,12 +96,12 @@ describe("rotate, update, delete", () => {
   });
 
   it("deleting needs the name typed again, then removes the application and its keys", async () => {
-    const { application } = await createApplication({ actorPersonId: alice.personId, edtechId: alice.edtechId, fields: { ...fields, name: "Apagável" } });
-    const { key } = await createApplicationKey({ actorPersonId: alice.personId, applicationId: application.id });
-    await expect(deleteApplication({ actorPersonId: alice.personId, applicationId: application.id, confirmName: "apagavel" })).rejects.toMatchObject({
+    const { application } = await createApplication({ actorPersonId: dev.alice.personId, edtechId: dev.alice.edtechId, fields: { ...fields, name: "Apagável" } });
+    const { key } = await createApplicationKey({ actorPersonId: dev.alice.personId, applicationId: application.id });
+    await expect(deleteApplication({ actorPersonId: dev.alice.personId, applicationId: application.id, confirmName: "apagavel" })).rejects.toMatchObject({
       fields: { confirmName: expect.stringContaining("Apagável") },
     });
-    await deleteApplication({ actorPersonId: alice.personId, applicationId: application.id, confirmName: " Apagável " });
+    await deleteApplication({ actorPersonId: dev.alice.personId, applicationId: application.id, confirmName: " Apagável " });
     expect(await t.db.prisma.oAuthApplication.findUnique({ where: { id: application.id } })).toBeNull();
     await expect(verifyApiKey({ key })).rejects.toMatchObject({ code: "unauthorized" });
     expect(await t.db.prisma.auditLog.findFirst({ where: { targetId: application.id, action: "application.delete" } })).toMatchObject({
@@ -120,20 +112,20 @@ describe("rotate, update, delete", () => {
 
 describe("API keys", () => {
   it("creates (shown once), lists by prefix with times, revokes with effect on the next verification", async () => {
-    const { application } = await createApplication({ actorPersonId: alice.personId, edtechId: alice.edtechId, fields });
-    const { apiKey, key } = await createApplicationKey({ actorPersonId: alice.personId, applicationId: application.id, name: "Produção" });
+    const { application } = await createApplication({ actorPersonId: dev.alice.personId, edtechId: dev.alice.edtechId, fields });
+    const { apiKey, key } = await createApplicationKey({ actorPersonId: dev.alice.personId, applicationId: application.id, name: "Produção" });
     expect(key.startsWith(apiKey.prefix)).toBe(true);
     await verifyApiKey({ key });
-    const detail = await getDeveloperApplication({ personId: alice.personId, applicationId: application.id });
+    const detail = await getDeveloperApplication({ personId: dev.alice.personId, applicationId: application.id });
     expect(detail?.apiKeys).toEqual([
       expect.objectContaining({ id: apiKey.id, name: "Produção", prefix: apiKey.prefix, createdAt: expect.any(Date), lastUsedAt: expect.any(Date), revokedAt: null }),
     ]);
     expect(JSON.stringify(detail)).not.toContain(key.slice(apiKey.prefix.length + 1));
     expect(JSON.stringify(detail)).not.toContain("keyHash");
 
-    await revokeApplicationKey({ actorPersonId: alice.personId, applicationId: application.id, apiKeyId: apiKey.id });
+    await revokeApplicationKey({ actorPersonId: dev.alice.personId, applicationId: application.id, apiKeyId: apiKey.id });
     await expect(verifyApiKey({ key })).rejects.toMatchObject({ code: "unauthorized" });
-    await revokeApplicationKey({ actorPersonId: alice.personId, applicationId: application.id, apiKeyId: apiKey.id });
+    await revokeApplicationKey({ actorPersonId: dev.alice.personId, applicationId: application.id, apiKeyId: apiKey.id });
     const actions = (await t.db.prisma.auditLog.findMany({ where: { targetId: apiKey.id }, orderBy: { createdAt: "asc" } })).map((a) => a.action);
     expect(actions).toEqual(["api_key.create", "api_key.revoke"]);
     expect(JSON.stringify(await t.db.prisma.auditLog.findMany())).not.toContain(key);
@@ -142,10 +134,10 @@ describe("API keys", () => {
   it("lists the edtech's linked institutions with their org_id and whether this application has access", async () => {
     const network = await createInstitution({ name: "Rede Norte", kind: "network" });
     const school = await createInstitution({ name: "Escola Norte", kind: "school", parentId: network.id });
-    const { application } = await createApplication({ actorPersonId: alice.personId, edtechId: alice.edtechId, fields });
-    await t.db.prisma.edtechLink.create({ data: { institutionId: network.id, edtechId: alice.edtechId } });
+    const { application } = await createApplication({ actorPersonId: dev.alice.personId, edtechId: dev.alice.edtechId, fields });
+    await t.db.prisma.edtechLink.create({ data: { institutionId: network.id, edtechId: dev.alice.edtechId } });
     await t.db.prisma.applicationAccess.create({ data: { institutionId: school.id, applicationId: application.id, allowedAttributes: ["nome_usuario"], anonymizedAttributes: [] } });
-    const detail = await getDeveloperApplication({ personId: alice.personId, applicationId: application.id });
+    const detail = await getDeveloperApplication({ personId: dev.alice.personId, applicationId: application.id });
     expect(detail?.institutions).toEqual([
       { id: network.id, name: "Rede Norte", kind: "network", linked: true, access: null },
       { id: school.id, name: "Escola Norte", kind: "school", linked: false, access: { allowedAttributes: ["nome_usuario"], anonymizedAttributes: [] } },
@@ -153,8 +145,8 @@ describe("API keys", () => {
   });
 
   it("refuses a malformed key name", async () => {
-    const { application } = await createApplication({ actorPersonId: alice.personId, edtechId: alice.edtechId, fields });
-    await expect(createApplicationKey({ actorPersonId: alice.personId, applicationId: application.id, name: "x".repeat(101) })).rejects.toMatchObject({
+    const { application } = await createApplication({ actorPersonId: dev.alice.personId, edtechId: dev.alice.edtechId, fields });
+    await expect(createApplicationKey({ actorPersonId: dev.alice.personId, applicationId: application.id, name: "x".repeat(101) })).rejects.toMatchObject({
       fields: { name: expect.any(String) },
     });
   });
@@ -162,10 +154,10 @@ describe("API keys", () => {
 
 describe("another edtech's member", () => {
   it("cannot see, change, rotate, delete, or manage keys of Alice's application", async () => {
-    const { application, clientSecret } = await createApplication({ actorPersonId: alice.personId, edtechId: alice.edtechId, fields });
-    const { apiKey, key } = await createApplicationKey({ actorPersonId: alice.personId, applicationId: application.id });
+    const { application, clientSecret } = await createApplication({ actorPersonId: dev.alice.personId, edtechId: dev.alice.edtechId, fields });
+    const { apiKey, key } = await createApplicationKey({ actorPersonId: dev.alice.personId, applicationId: application.id });
     const before = await counts();
-    for (const personId of [bob.personId, outsider]) {
+    for (const personId of [dev.bob.personId, dev.outsider]) {
       const notFound = { code: "not_found" };
       expect(await getDeveloperApplication({ personId, applicationId: application.id })).toBeNull();
       await expect(updateApplication({ actorPersonId: personId, applicationId: application.id, fields: { ...fields, redirectUris: "https://evil.example/cb" } })).rejects.toMatchObject(notFound);
@@ -175,8 +167,8 @@ describe("another edtech's member", () => {
       await expect(revokeApplicationKey({ actorPersonId: personId, applicationId: application.id, apiKeyId: apiKey.id })).rejects.toMatchObject(notFound);
     }
     // Bob's own application cannot be used to reach Alice's key either.
-    const bobs = await createApplication({ actorPersonId: bob.personId, edtechId: bob.edtechId, fields });
-    await expect(revokeApplicationKey({ actorPersonId: bob.personId, applicationId: bobs.application.id, apiKeyId: apiKey.id })).rejects.toMatchObject({ code: "not_found" });
+    const bobs = await createApplication({ actorPersonId: dev.bob.personId, edtechId: dev.bob.edtechId, fields });
+    await expect(revokeApplicationKey({ actorPersonId: dev.bob.personId, applicationId: bobs.application.id, apiKeyId: apiKey.id })).rejects.toMatchObject({ code: "not_found" });
 
     const row = await t.db.prisma.oAuthApplication.findUniqueOrThrow({ where: { id: application.id } });
     expect(row.clientSecretHash).toBe(hashSecret(clientSecret));

@@ -1,8 +1,9 @@
 // drainServer on a real node:http server, with raw sockets so the test sees exactly when the
 // server closes a connection and what headers it sends.
 import { createServer, type Server, type ServerResponse } from "node:http";
-import { connect, type AddressInfo, type Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { openRawConnection, type TRawConnection } from "@/test/raw-connection";
 import { drainServer, trackResponses } from "./graceful-shutdown.mjs";
 
 let server: Server;
@@ -30,21 +31,7 @@ afterEach(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-type TConnection = { socket: Socket; received: () => string; closed: Promise<void> };
-
-function open(): Promise<TConnection> {
-  return new Promise((resolve, reject) => {
-    let data = "";
-    const socket = connect(port, "127.0.0.1");
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => (data += chunk));
-    socket.on("error", reject);
-    const closed = new Promise<void>((r) => socket.on("close", () => r()));
-    socket.on("connect", () => resolve({ socket, received: () => data, closed }));
-  });
-}
-
-function send(connection: TConnection, path: string): void {
+function send(connection: TRawConnection, path: string): void {
   connection.socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n`);
 }
 
@@ -55,12 +42,12 @@ async function until(check: () => boolean): Promise<void> {
 describe("drainServer", () => {
   it("closes idle keep-alive connections at once, lets the request in flight finish with Connection: close", async () => {
     await start();
-    const idle = await open();
+    const idle = await openRawConnection(port);
     send(idle, "/fast");
     await until(() => idle.received().endsWith("ok"));
     expect(idle.received()).toMatch(/Connection: keep-alive/i);
 
-    const busy = await open();
+    const busy = await openRawConnection(port);
     send(busy, "/slow");
     await until(() => held.length === 1);
 
@@ -82,7 +69,7 @@ describe("drainServer", () => {
 
   it("closes a connection whose streamed response began before the drain once that response ends", async () => {
     await start();
-    const streaming = await open();
+    const streaming = await openRawConnection(port);
     send(streaming, "/slow");
     await until(() => held.length === 1);
     held[0]!.writeHead(200, { "Content-Type": "text/plain" });
@@ -98,7 +85,7 @@ describe("drainServer", () => {
 
   it("cuts a request still running after the grace period", async () => {
     await start();
-    const stuck = await open();
+    const stuck = await openRawConnection(port);
     send(stuck, "/slow");
     await until(() => held.length === 1);
     const drained = drainServer(server, { graceMs: 50 });

@@ -4,7 +4,7 @@ import { ZTeachingInputSchema } from "@/lib/validations/school-data";
 import { requireClass } from "./require-class";
 import { inTransaction, recordChange, type WriteOptions } from "./record-change";
 import { requireProfile } from "./require-profile";
-import { disciplinaProfessorRecord } from "./snapshots";
+import { disciplinaProfessorChange } from "./changes";
 
 export async function assignTeacher(
   input: { classId: string; subjectId: string; teacherId: string },
@@ -18,14 +18,7 @@ export async function assignTeacher(
     if (subject.institutionId !== cls.institutionId) throw new AppError("bad_request", "A disciplina é de outra instituição.");
     await requireProfile(tx, data.teacherId, "professor", cls.institutionId);
     const row = await tx.subjectTeacher.create({ data });
-    await recordChange(tx, {
-      institutionId: cls.institutionId,
-      entity: "disciplinaProfessor",
-      kind: "insert",
-      record: disciplinaProfessorRecord(row, cls.period.code),
-      profileIds: [row.teacherId],
-      periodCode: cls.period.code,
-    });
+    await recordChange(tx, disciplinaProfessorChange("insert", row, cls));
     return row;
   });
 }

@@ -2,7 +2,7 @@ import type { Class } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
 import { ZClassInputSchema, type TClassInput } from "@/lib/validations/school-data";
 import { inTransaction, recordChange, type WriteOptions } from "./record-change";
-import { turmaRecord } from "./snapshots";
+import { turmaChange } from "./changes";
 
 /** A class belongs to its period's institution. */
 export async function createClass(input: TClassInput, options: WriteOptions = {}): Promise<Class> {
@@ -11,7 +11,7 @@ export async function createClass(input: TClassInput, options: WriteOptions = {}
     const period = await tx.period.findUnique({ where: { id: data.periodId } });
     if (!period) throw new AppError("not_found", "Período não encontrado.");
     const cls = await tx.class.create({ data: { ...data, institutionId: period.institutionId } });
-    await recordChange(tx, { institutionId: cls.institutionId, entity: "turma", kind: "insert", record: turmaRecord(cls, period), periodCode: period.code });
+    await recordChange(tx, turmaChange("insert", cls, period));
     return cls;
   });
 }

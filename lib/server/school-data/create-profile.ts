@@ -2,7 +2,7 @@ import type { Profile } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
 import { ZProfileInputSchema, type TProfileInput } from "@/lib/validations/school-data";
 import { inTransaction, recordChange, type WriteOptions } from "./record-change";
-import { usuarioRecord } from "./snapshots";
+import { usuarioChange } from "./changes";
 
 export async function createProfile(input: TProfileInput, options: WriteOptions = {}): Promise<Profile> {
   const data = ZProfileInputSchema.parse(input);
@@ -10,13 +10,7 @@ export async function createProfile(input: TProfileInput, options: WriteOptions 
     const person = await tx.person.findUnique({ where: { id: data.personId } });
     if (!person) throw new AppError("not_found", "Pessoa não encontrada.");
     const profile = await tx.profile.create({ data });
-    await recordChange(tx, {
-      institutionId: profile.institutionId,
-      entity: "usuario",
-      kind: "insert",
-      record: usuarioRecord(profile),
-      profileIds: [profile.id],
-    });
+    await recordChange(tx, usuarioChange("insert", profile));
     return profile;
   });
 }

@@ -1,13 +1,13 @@
 import type { Subject } from "@/lib/generated/prisma/client";
 import { ZSubjectInputSchema, type TSubjectInput } from "@/lib/validations/school-data";
 import { inTransaction, recordChange, type WriteOptions } from "./record-change";
-import { disciplinaRecord } from "./snapshots";
+import { disciplinaChange } from "./changes";
 
 export async function createSubject(input: TSubjectInput, options: WriteOptions = {}): Promise<Subject> {
   const data = ZSubjectInputSchema.parse(input);
   return inTransaction(options, "Disciplina com este nome", async (tx) => {
     const subject = await tx.subject.create({ data });
-    await recordChange(tx, { institutionId: subject.institutionId, entity: "disciplina", kind: "insert", record: disciplinaRecord(subject) });
+    await recordChange(tx, disciplinaChange("insert", subject));
     return subject;
   });
 }

@@ -1,7 +1,7 @@
 import { requireClass } from "./require-class";
 import { inTransaction, recordChange, type WriteOptions } from "./record-change";
 import { removeEnrollments, removeTeachings } from "./remove-links";
-import { turmaRecord } from "./snapshots";
+import { turmaChange } from "./changes";
 
 /** Removes a class with its enrollments and teacher assignments, each with its delete event. */
 export async function deleteClass({ classId }: { classId: string }, options: WriteOptions = {}): Promise<void> {
@@ -12,6 +12,6 @@ export async function deleteClass({ classId }: { classId: string }, options: Wri
     await tx.placement.deleteMany({ where: { classId } });
     const { period, ...row } = cls;
     await tx.class.delete({ where: { id: classId } });
-    await recordChange(tx, { institutionId: row.institutionId, entity: "turma", kind: "delete", record: turmaRecord(row, period), periodCode: period.code });
+    await recordChange(tx, turmaChange("delete", row, period));
   });
 }

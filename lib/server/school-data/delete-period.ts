@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/errors";
 import { inTransaction, recordChange, type WriteOptions } from "./record-change";
-import { periodoRecord } from "./snapshots";
+import { periodoChange } from "./changes";
 
 /** Refuses while the period still has classes: removing a school year's classes is a deliberate act. */
 export async function deletePeriod({ periodId }: { periodId: string }, options: WriteOptions = {}): Promise<void> {
@@ -10,6 +10,6 @@ export async function deletePeriod({ periodId }: { periodId: string }, options: 
     if (period._count.classes > 0) throw new AppError("conflict", "Remova as turmas do período antes de excluí-lo.");
     const { _count, ...row } = period;
     await tx.period.delete({ where: { id: periodId } });
-    await recordChange(tx, { institutionId: row.institutionId, entity: "periodo", kind: "delete", record: periodoRecord(row), periodCode: row.code });
+    await recordChange(tx, periodoChange("delete", row));
   });
 }

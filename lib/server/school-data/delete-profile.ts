@@ -1,7 +1,7 @@
 import { AppError } from "@/lib/errors";
 import { inTransaction, recordChange, type WriteOptions } from "./record-change";
 import { removeEnrollments, removeGuardianships, removeTeachings } from "./remove-links";
-import { usuarioRecord } from "./snapshots";
+import { usuarioChange } from "./changes";
 
 /** Removes a profile and, first, every link it is part of (each with its own delete event). */
 export async function deleteProfile({ profileId }: { profileId: string }, options: WriteOptions = {}): Promise<void> {
@@ -19,12 +19,6 @@ export async function deleteProfile({ profileId }: { profileId: string }, option
     await tx.accessToken.deleteMany({ where: { profileId } });
     await tx.authorizationCode.deleteMany({ where: { profileId } });
     await tx.profile.delete({ where: { id: profileId } });
-    await recordChange(tx, {
-      institutionId: profile.institutionId,
-      entity: "usuario",
-      kind: "delete",
-      record: usuarioRecord(profile),
-      profileIds: [profileId],
-    });
+    await recordChange(tx, usuarioChange("delete", profile));
   });
 }

@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/errors";
 import { inTransaction, recordChange, type WriteOptions } from "./record-change";
-import { disciplinaRecord } from "./snapshots";
+import { disciplinaChange } from "./changes";
 
 export async function deleteSubject({ subjectId }: { subjectId: string }, options: WriteOptions = {}): Promise<void> {
   await inTransaction(options, "Disciplina", async (tx) => {
@@ -9,6 +9,6 @@ export async function deleteSubject({ subjectId }: { subjectId: string }, option
     if (subject._count.subjectTeachers > 0) throw new AppError("conflict", "A disciplina ainda tem professores atribuídos.");
     const { _count, ...row } = subject;
     await tx.subject.delete({ where: { id: subjectId } });
-    await recordChange(tx, { institutionId: row.institutionId, entity: "disciplina", kind: "delete", record: disciplinaRecord(row) });
+    await recordChange(tx, disciplinaChange("delete", row));
   });
 }

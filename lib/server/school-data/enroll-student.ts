@@ -3,7 +3,7 @@ import { ZEnrollmentInputSchema } from "@/lib/validations/school-data";
 import { requireClass } from "./require-class";
 import { inTransaction, recordChange, type WriteOptions } from "./record-change";
 import { requireProfile } from "./require-profile";
-import { turmaAlunoRecord } from "./snapshots";
+import { turmaAlunoChange } from "./changes";
 
 export async function enrollStudent(input: { classId: string; studentId: string }, options: WriteOptions = {}): Promise<ClassStudent> {
   const data = ZEnrollmentInputSchema.parse(input);
@@ -11,14 +11,7 @@ export async function enrollStudent(input: { classId: string; studentId: string 
     const cls = await requireClass(tx, data.classId);
     await requireProfile(tx, data.studentId, "aluno", cls.institutionId);
     const row = await tx.classStudent.create({ data });
-    await recordChange(tx, {
-      institutionId: cls.institutionId,
-      entity: "turmaAluno",
-      kind: "insert",
-      record: turmaAlunoRecord(row, cls.period.code),
-      profileIds: [row.studentId],
-      periodCode: cls.period.code,
-    });
+    await recordChange(tx, turmaAlunoChange("insert", row, cls));
     return row;
   });
 }

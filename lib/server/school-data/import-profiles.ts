@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Person, Profile } from "@/lib/generated/prisma/client";
 import { ZPersonInputSchema, ZRoleSchema } from "@/lib/validations/school-data";
 import { inTransaction, recordChanges, type ChangeInput, type WriteOptions } from "./record-change";
-import { usuarioRecord } from "./snapshots";
+import { usuarioChange } from "./changes";
 
 const ZImportProfilesSchema = z.object({
   institutionId: z.uuid(),
@@ -34,7 +34,7 @@ export async function importProfiles(input: z.input<typeof ZImportProfilesSchema
       const profile: Profile = { id: randomUUID(), personId: person.id, institutionId, role, createdAt: now, updatedAt: now };
       persons.push(person);
       profiles.push(profile);
-      events.push({ institutionId, entity: "usuario", kind: "insert", record: usuarioRecord(profile), profileIds: [profile.id] });
+      events.push(usuarioChange("insert", profile));
     }
     await tx.person.createMany({ data: persons });
     await tx.profile.createMany({ data: profiles });

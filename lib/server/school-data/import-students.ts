@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 import type { ClassStudent, Person, Profile } from "@/lib/generated/prisma/client";
 import { ZPersonInputSchema } from "@/lib/validations/school-data";
 import { inTransaction, recordChanges, type ChangeInput, type WriteOptions } from "./record-change";
-import { turmaAlunoRecord, usuarioRecord } from "./snapshots";
+import { turmaAlunoChange, usuarioChange } from "./changes";
 
 const ZImportStudentsSchema = z.object({
   institutionId: z.uuid(),
@@ -45,8 +45,8 @@ export async function importStudents(input: z.input<typeof ZImportStudentsSchema
       profiles.push(profile);
       enrollments.push(enrollment);
       events.push(
-        { institutionId, entity: "usuario", kind: "insert", record: usuarioRecord(profile), profileIds: [profile.id] },
-        { institutionId, entity: "turmaAluno", kind: "insert", record: turmaAlunoRecord(enrollment, periodCode), profileIds: [profile.id], periodCode },
+        usuarioChange("insert", profile),
+        turmaAlunoChange("insert", enrollment, { institutionId, period: { code: periodCode } }),
       );
     }
     await tx.person.createMany({ data: persons });

@@ -2,7 +2,7 @@ import type { GuardianStudent } from "@/lib/generated/prisma/client";
 import { ZGuardianshipInputSchema } from "@/lib/validations/school-data";
 import { inTransaction, recordChange, type WriteOptions } from "./record-change";
 import { requireProfile } from "./require-profile";
-import { responsavelAlunoRecord } from "./snapshots";
+import { responsavelAlunoChange } from "./changes";
 
 /** Guardian and student profiles belong to the same institution (the student's school). */
 export async function linkGuardian(
@@ -14,13 +14,7 @@ export async function linkGuardian(
     const student = await requireProfile(tx, data.studentId, "aluno");
     await requireProfile(tx, data.guardianId, "responsavel", student.institutionId);
     const row = await tx.guardianStudent.create({ data });
-    await recordChange(tx, {
-      institutionId: student.institutionId,
-      entity: "responsavelAluno",
-      kind: "insert",
-      record: responsavelAlunoRecord(row),
-      profileIds: [row.guardianId, row.studentId],
-    });
+    await recordChange(tx, responsavelAlunoChange("insert", row, student.institutionId));
     return row;
   });
 }

@@ -2,7 +2,7 @@
 // with its profile emits the same `delete` event carrying the link's last state.
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { recordChange, type Tx } from "./record-change";
-import { disciplinaProfessorRecord, responsavelAlunoRecord, turmaAlunoRecord } from "./snapshots";
+import { disciplinaProfessorChange, responsavelAlunoChange, turmaAlunoChange } from "./changes";
 
 const withPeriod = { class: { select: { institutionId: true, period: { select: { code: true } } } } } as const;
 
@@ -10,14 +10,7 @@ export async function removeEnrollments(tx: Tx, where: Prisma.ClassStudentWhereI
   const rows = await tx.classStudent.findMany({ where, include: withPeriod });
   for (const { class: cls, ...row } of rows) {
     await tx.classStudent.delete({ where: { id: row.id } });
-    await recordChange(tx, {
-      institutionId: cls.institutionId,
-      entity: "turmaAluno",
-      kind: "delete",
-      record: turmaAlunoRecord(row, cls.period.code),
-      profileIds: [row.studentId],
-      periodCode: cls.period.code,
-    });
+    await recordChange(tx, turmaAlunoChange("delete", row, cls));
   }
   return rows.length;
 }
@@ -26,14 +19,7 @@ export async function removeTeachings(tx: Tx, where: Prisma.SubjectTeacherWhereI
   const rows = await tx.subjectTeacher.findMany({ where, include: withPeriod });
   for (const { class: cls, ...row } of rows) {
     await tx.subjectTeacher.delete({ where: { id: row.id } });
-    await recordChange(tx, {
-      institutionId: cls.institutionId,
-      entity: "disciplinaProfessor",
-      kind: "delete",
-      record: disciplinaProfessorRecord(row, cls.period.code),
-      profileIds: [row.teacherId],
-      periodCode: cls.period.code,
-    });
+    await recordChange(tx, disciplinaProfessorChange("delete", row, cls));
   }
   return rows.length;
 }
@@ -42,13 +28,7 @@ export async function removeGuardianships(tx: Tx, where: Prisma.GuardianStudentW
   const rows = await tx.guardianStudent.findMany({ where, include: { student: { select: { institutionId: true } } } });
   for (const { student, ...row } of rows) {
     await tx.guardianStudent.delete({ where: { id: row.id } });
-    await recordChange(tx, {
-      institutionId: student.institutionId,
-      entity: "responsavelAluno",
-      kind: "delete",
-      record: responsavelAlunoRecord(row),
-      profileIds: [row.guardianId, row.studentId],
-    });
+    await recordChange(tx, responsavelAlunoChange("delete", row, student.institutionId));
   }
   return rows.length;
 }

@@ -3,7 +3,7 @@ import type { Class } from "@/lib/generated/prisma/client";
 import { ZClassUpdateSchema } from "@/lib/validations/school-data";
 import { requireClass } from "./require-class";
 import { inTransaction, recordChange, type WriteOptions } from "./record-change";
-import { turmaRecord } from "./snapshots";
+import { turmaChange } from "./changes";
 
 export async function updateClass(
   { classId, changes }: { classId: string; changes: z.input<typeof ZClassUpdateSchema> },
@@ -14,7 +14,7 @@ export async function updateClass(
     await requireClass(tx, classId);
     const cls = await tx.class.update({ where: { id: classId }, data, include: { period: true } });
     const { period, ...row } = cls;
-    await recordChange(tx, { institutionId: row.institutionId, entity: "turma", kind: "update", record: turmaRecord(row, period), periodCode: period.code });
+    await recordChange(tx, turmaChange("update", row, period));
     return row;
   });
 }

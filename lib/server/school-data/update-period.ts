@@ -3,7 +3,7 @@ import type { Period } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
 import { ZPeriodUpdateSchema } from "@/lib/validations/school-data";
 import { inTransaction, recordChange, type WriteOptions } from "./record-change";
-import { periodoRecord } from "./snapshots";
+import { periodoChange } from "./changes";
 
 export async function updatePeriod(
   { periodId, changes }: { periodId: string; changes: z.input<typeof ZPeriodUpdateSchema> },
@@ -22,7 +22,7 @@ export async function updatePeriod(
       },
     });
     if (period.startsOn > period.endsOn) throw new AppError("bad_request", "O fim vem antes do início.", { endsOn: "O fim vem antes do início" });
-    await recordChange(tx, { institutionId: period.institutionId, entity: "periodo", kind: "update", record: periodoRecord(period), periodCode: period.code });
+    await recordChange(tx, periodoChange("update", period));
     return period;
   });
 }

@@ -3,7 +3,8 @@ import { AppError } from "@/lib/errors";
 import { hashPassword } from "@/lib/server/crypto/password";
 import { ZPersonUpdateSchema, type TPersonUpdate } from "@/lib/validations/school-data";
 import { inTransaction, recordChange, type WriteOptions } from "./record-change";
-import { changedAttributes, usuarioRecord } from "./snapshots";
+import { usuarioChange } from "./changes";
+import { changedAttributes } from "./snapshots";
 
 /** Updates a person; every profile of theirs gets a `usuario` update event in its institution. */
 export async function updatePerson(
@@ -29,14 +30,7 @@ export async function updatePerson(
     if (changed.length === 0) return person;
     const profiles = await tx.profile.findMany({ where: { personId } });
     for (const profile of profiles) {
-      await recordChange(tx, {
-        institutionId: profile.institutionId,
-        entity: "usuario",
-        kind: "update",
-        record: usuarioRecord(profile),
-        profileIds: [profile.id],
-        changed,
-      });
+      await recordChange(tx, usuarioChange("update", profile, changed));
     }
     return person;
   });

@@ -3,7 +3,7 @@ import type { Subject } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
 import { ZSubjectUpdateSchema } from "@/lib/validations/school-data";
 import { inTransaction, recordChange, type WriteOptions } from "./record-change";
-import { disciplinaRecord } from "./snapshots";
+import { disciplinaChange } from "./changes";
 
 export async function updateSubject(
   { subjectId, changes }: { subjectId: string; changes: z.input<typeof ZSubjectUpdateSchema> },
@@ -13,7 +13,7 @@ export async function updateSubject(
   return inTransaction(options, "Disciplina com este nome", async (tx) => {
     if (!(await tx.subject.findUnique({ where: { id: subjectId } }))) throw new AppError("not_found", "Disciplina não encontrada.");
     const subject = await tx.subject.update({ where: { id: subjectId }, data });
-    await recordChange(tx, { institutionId: subject.institutionId, entity: "disciplina", kind: "update", record: disciplinaRecord(subject) });
+    await recordChange(tx, disciplinaChange("update", subject));
     return subject;
   });
 }

@@ -9,16 +9,11 @@ export async function findMemberEndpoint(options: { personId: string; applicatio
   const application = await findMemberApplication({ personId: options.personId, applicationId: options.applicationId });
   const notFound = new AppError("not_found", "Endpoint de webhook não encontrado.");
   if (!ZIdSchema.safeParse(options.endpointId).success) throw notFound;
-  const endpoint = await db().webhookEndpoint.findFirst({ where: { id: options.endpointId, applicationId: application.id } });
+  const endpoint = await db().webhookEndpoint.findFirst({
+    where: { id: options.endpointId, applicationId: application.id },
+    select: { id: true, url: true, secretSealed: true, entities: true, kinds: true, disabledAt: true },
+  });
   if (!endpoint) throw notFound;
-  return {
-    endpointId: endpoint.id,
-    applicationId: application.id,
-    edtechId: application.edtechId,
-    url: endpoint.url,
-    secretSealed: endpoint.secretSealed,
-    entities: endpoint.entities,
-    kinds: endpoint.kinds,
-    disabledAt: endpoint.disabledAt,
-  };
+  const { id: endpointId, ...delivery } = endpoint;
+  return { endpointId, applicationId: application.id, edtechId: application.edtechId, ...delivery };
 }

@@ -56,11 +56,7 @@ export default async function DeveloperApplicationPage({ params }: Props) {
           </p>
         </div>
         <CreateApiKeyForm action={createApiKeyAction} applicationId={app.id} />
-        <DataTable
-          caption="Chaves da API"
-          headers={["Prefixo", "Nome", "Criada", "Último uso", "Situação"]}
-          rowHeader
-          empty="Nenhuma chave criada."
+        <DataTable caption="Chaves da API" headers={["Prefixo", "Nome", "Criada", "Último uso", "Situação"]} rowHeader empty="Nenhuma chave criada."
           rows={app.apiKeys.map((key) => ({
             key: key.id,
             data: { "data-key-prefix": key.prefix },
@@ -93,11 +89,7 @@ export default async function DeveloperApplicationPage({ params }: Props) {
             sem acesso liberado pelo gestor, a API responde 403.
           </p>
         </div>
-        <DataTable
-          caption="Instituições"
-          headers={["Instituição", "org_id", "Acesso desta aplicação"]}
-          rowHeader
-          empty="Nenhuma instituição vinculada à sua edtech ainda."
+        <DataTable caption="Instituições" headers={["Instituição", "org_id", "Acesso desta aplicação"]} rowHeader empty="Nenhuma instituição vinculada à sua edtech ainda."
           rows={app.institutions.map((inst) => ({
             key: inst.id,
             data: { "data-institution": inst.name },

@@ -11,9 +11,8 @@ import { previewApplicationData } from "@/lib/server/management/preview-applicat
 import { requireManagerSection } from "@/lib/server/management/require-manager-page";
 import { PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
 import { ZListQuerySchema } from "@/lib/validations/management";
-import { PreviewPersonSearch } from "@/components/management/preview-person-search";
 import { SharingRuleCard } from "@/components/management/sharing-rule-card";
-import { PreviewByRole, PreviewColumns } from "@/components/management/sharing-preview";
+import { PreviewByRole, PreviewColumns, PreviewSection } from "@/components/management/sharing-preview";
 import { applicationAccessAction, edtechLinkAction } from "../actions";
 
 export const metadata: Metadata = { title: "Aplicativos e dados" };
@@ -107,11 +106,8 @@ export default async function ApplicationsPage({ params, searchParams }: Props) 
                 action={accessAction}
                 hidden={{ applicationId: app.applicationId }}
                 attributes={PERSONAL_ATTRIBUTES}
-                own={app.own}
-                ownRoles={app.ownRoles}
-                inherited={app.inherited}
+                rule={app}
                 noInheritedLabel="Não habilitar"
-                ownUpdatedAt={app.ownUpdatedAt}
               />
             ))}
           </ul>
@@ -119,12 +115,12 @@ export default async function ApplicationsPage({ params, searchParams }: Props) 
       </section>
 
       {selected && preview && (
-        <section id="previa" aria-labelledby="preview-title" className={card}>
-          <h2 id="preview-title" className={sectionTitle}>O que {selected.applicationName} recebe</h2>
-          <p className="mt-1 text-sm text-slate-600">
-            Um registro real, exatamente como a API de dados o entrega a esta aplicação em <code>GET /manager/v1/data/{institution.id}</code> (mesmo código, mesmos pseudônimos).
-          </p>
-          <PreviewPersonSearch basePath={basePath} partnerParam="app" partnerId={selected.applicationId} query={personQuery} people={people} />
+        <PreviewSection
+          titleId="preview-title"
+          title={<>O que {selected.applicationName} recebe</>}
+          intro={<>Um registro real, exatamente como a API de dados o entrega a esta aplicação em <code>GET /manager/v1/data/{institution.id}</code> (mesmo código, mesmos pseudônimos).</>}
+          search={{ basePath, partnerParam: "app", partnerId: selected.applicationId, query: personQuery, people }}
+        >
           {preview.status !== "ok" ? (
             <p className="mt-4 rounded-md bg-amber-50 p-3 text-sm text-amber-900">
               {preview.status === "no_contract" ? "A edtech desta aplicação não tem vínculo com esta instituição: a API responde 401." : "A aplicação não está habilitada aqui: a API responde 403 e nada é entregue."}
@@ -142,7 +138,7 @@ export default async function ApplicationsPage({ params, searchParams }: Props) 
               />
             </>
           )}
-        </section>
+        </PreviewSection>
       )}
     </div>
   );

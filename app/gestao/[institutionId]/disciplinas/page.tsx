@@ -2,9 +2,7 @@ import type { Metadata } from "next";
 import { ActionForm } from "@/components/management/action-form";
 import { ConfirmAction } from "@/components/management/confirm-action";
 import { DataTable } from "@/components/data-table";
-import { FilterForm } from "@/components/management/filter-form";
-import { Pagination } from "@/components/management/pagination";
-import { FormSection, ListSection, RowActions } from "@/components/management/page-sections";
+import { createForm, FormSection, ListSection, RowActions } from "@/components/management/page-sections";
 import { listSubjects } from "@/lib/server/management/list-subjects";
 import { requireManagerSection } from "@/lib/server/management/require-manager-page";
 import { ZListQuerySchema } from "@/lib/validations/management";
@@ -21,8 +19,13 @@ export default async function SubjectsPage({ params, searchParams }: Props) {
   const action = schoolDataAction.bind(null, institution.id);
   return (
     <div className="space-y-6">
-      <ListSection id="subjects" title="Disciplinas">
-        <FilterForm basePath={basePath} q={query.q} searchLabel="Buscar disciplina" placeholder="Nome ou código" />
+      <ListSection
+        id="subjects"
+        title="Disciplinas"
+        basePath={basePath}
+        filter={{ q: query.q, searchLabel: "Buscar disciplina", placeholder: "Nome ou código" }}
+        pages={{ ...result, params: { q: query.q }, noun: ["disciplina", "disciplinas"] }}
+      >
         <DataTable
           caption="Disciplinas"
           headers={["Nome", "Código", "Atribuições", ""]}
@@ -53,22 +56,15 @@ export default async function SubjectsPage({ params, searchParams }: Props) {
             ],
           }))}
         />
-        <Pagination basePath={basePath} params={{ q: query.q }} page={result.page} pageCount={result.pageCount} total={result.total} noun={["disciplina", "disciplinas"]} />
       </ListSection>
-      <FormSection id="new-subject" title="Nova disciplina">
-        <ActionForm
-          action={action}
-          ariaLabel="Nova disciplina"
-          submitLabel="Criar disciplina"
-          resetOnSuccess
-          columns={2}
-          hidden={{ type: "createSubject", institutionId: institution.id }}
-          fields={[
+      <FormSection id="new-subject" title="Nova disciplina" form={{
+          ...createForm(action, "createSubject", institution.id), submitLabel: "Criar disciplina",
+          fields: [
             { name: "name", label: "Nome", required: true },
             { name: "code", label: "Código", hint: "Opcional, para relatórios da escola." },
-          ]}
-        />
-      </FormSection>
+          ],
+        }}
+      />
     </div>
   );
 }

@@ -13,9 +13,8 @@ import { previewToolLaunch } from "@/lib/server/management/preview-tool-launch";
 import { requireManagerSection } from "@/lib/server/management/require-manager-page";
 import { PERSONAL_ATTRIBUTES, PROFILE_ROLES } from "@/lib/validations/data-api";
 import { roleRuleField, ZListQuerySchema } from "@/lib/validations/management";
-import { PreviewPersonSearch } from "@/components/management/preview-person-search";
 import { SharingRuleCard } from "@/components/management/sharing-rule-card";
-import { PreviewByRole, PreviewColumns } from "@/components/management/sharing-preview";
+import { PreviewByRole, PreviewColumns, PreviewSection } from "@/components/management/sharing-preview";
 import { placementAction, toolSharingAction } from "../actions";
 
 export const metadata: Metadata = { title: "Ferramentas" };
@@ -141,11 +140,8 @@ export default async function PlacementsPage({ params, searchParams }: Props) {
                 // A launch carries only name and e-mail; the other attributes are never sent.
                 hidden={{ toolId: tool.toolId, ...NOT_LAUNCHED }}
                 attributes={LAUNCH_ATTRIBUTES}
-                own={tool.own}
-                ownRoles={tool.ownRoles}
-                inherited={tool.inherited}
+                rule={tool}
                 noInheritedLabel="Nenhum dado pessoal"
-                ownUpdatedAt={tool.ownUpdatedAt}
               />
             ))}
           </ul>
@@ -153,12 +149,12 @@ export default async function PlacementsPage({ params, searchParams }: Props) {
       </section>
 
       {selected && preview && (
-        <section id="previa" aria-labelledby="tool-preview-title" className={card}>
-          <h2 id="tool-preview-title" className={sectionTitle}>O que {selected.toolTitle} recebe</h2>
-          <p className="mt-1 text-sm text-slate-600">
-            Os campos pessoais do lançamento LTI de uma pessoa real, calculados pelo mesmo código do lançamento (mesmas regras, mesmos pseudônimos), com a regra da instituição dessa pessoa.
-          </p>
-          <PreviewPersonSearch basePath={basePath} partnerParam="ferramenta" partnerId={selected.toolId} query={personQuery} people={people} />
+        <PreviewSection
+          titleId="tool-preview-title"
+          title={<>O que {selected.toolTitle} recebe</>}
+          intro={<>Os campos pessoais do lançamento LTI de uma pessoa real, calculados pelo mesmo código do lançamento (mesmas regras, mesmos pseudônimos), com a regra da instituição dessa pessoa.</>}
+          search={{ basePath, partnerParam: "ferramenta", partnerId: selected.toolId, query: personQuery, people }}
+        >
           {preview.status === "no_contract" ? (
             <p className="mt-4 rounded-md bg-amber-50 p-3 text-sm text-amber-900">A edtech desta ferramenta não tem vínculo com esta instituição: a ferramenta não abre e nada é enviado.</p>
           ) : preview.status === "no_person" ? (
@@ -181,7 +177,7 @@ export default async function PlacementsPage({ params, searchParams }: Props) {
               />
             </>
           )}
-        </section>
+        </PreviewSection>
       )}
 
       <section aria-labelledby="new-placement-title" className={card}>

@@ -4,7 +4,7 @@ import { ActionForm } from "@/components/management/action-form";
 import { ConfirmAction } from "@/components/management/confirm-action";
 import { DataTable } from "@/components/data-table";
 import { formatDay } from "@/components/management/labels";
-import { FormSection, ListSection, RowActions } from "@/components/management/page-sections";
+import { createForm, FormSection, ListSection, RowActions } from "@/components/management/page-sections";
 import { listPeriods } from "@/lib/server/management/list-periods";
 import { requireManagerSection } from "@/lib/server/management/require-manager-page";
 import { schoolDataAction } from "../actions";
@@ -14,13 +14,13 @@ export const metadata: Metadata = { title: "Períodos" };
 type Props = { params: Promise<{ institutionId: string }> };
 
 export default async function PeriodsPage({ params }: Props) {
-  const { scope, institution } = await requireManagerSection(params, "periodos");
+  const { scope, institution, basePath } = await requireManagerSection(params, "periodos");
   const periods = await listPeriods({ scope, institutionId: institution.id });
   const action = schoolDataAction.bind(null, institution.id);
   const year = new Date().getFullYear();
   return (
     <div className="space-y-6">
-      <ListSection id="periods" title="Períodos letivos">
+      <ListSection id="periods" title="Períodos letivos" basePath={basePath}>
         <DataTable
           caption="Períodos letivos"
           headers={["Código", "Nome", "Início", "Fim", "Turmas", ""]}
@@ -55,22 +55,16 @@ export default async function PeriodsPage({ params }: Props) {
           }))}
         />
       </ListSection>
-      <FormSection id="new-period" title="Novo período">
-        <ActionForm
-          action={action}
-          ariaLabel="Novo período"
-          submitLabel="Criar período"
-          resetOnSuccess
-          columns={2}
-          hidden={{ type: "createPeriod", institutionId: institution.id }}
-          fields={[
+      <FormSection id="new-period" title="Novo período" form={{
+          ...createForm(action, "createPeriod", institution.id), submitLabel: "Criar período",
+          fields: [
             { name: "code", label: "Código (ano)", required: true, placeholder: String(year + 1), maxLength: 4 },
             { name: "name", label: "Nome", required: true, placeholder: `Ano letivo ${year + 1}` },
             { name: "startsOn", label: "Início", type: "date", required: true },
             { name: "endsOn", label: "Fim", type: "date", required: true },
-          ]}
-        />
-      </FormSection>
+          ],
+        }}
+      />
     </div>
   );
 }

@@ -1,11 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ActionForm } from "@/components/management/action-form";
 import { DataTable } from "@/components/data-table";
-import { FilterForm } from "@/components/management/filter-form";
 import { formatCpf, formatDay, ROLE_OPTIONS } from "@/components/management/labels";
-import { Pagination } from "@/components/management/pagination";
-import { FormSection, ListSection } from "@/components/management/page-sections";
+import { createForm, FormSection, ListSection } from "@/components/management/page-sections";
 import { ROLE_LABEL } from "@/lib/labels";
 import { listPeople } from "@/lib/server/management/list-people";
 import { requireManagerSection } from "@/lib/server/management/require-manager-page";
@@ -22,14 +19,13 @@ export default async function PeoplePage({ params, searchParams }: Props) {
   const result = await listPeople({ scope, institutionId: institution.id, q: query.q, role: query.role, page: query.page });
   return (
     <div className="space-y-6">
-      <ListSection id="people" title="Pessoas">
-        <FilterForm
-          basePath={basePath}
-          q={query.q}
-          searchLabel="Buscar pessoa"
-          placeholder="Nome, e-mail ou CPF"
-          selects={[{ name: "role", label: "Perfil", value: query.role, options: ROLE_OPTIONS }]}
-        />
+      <ListSection
+        id="people"
+        title="Pessoas"
+        basePath={basePath}
+        filter={{ q: query.q, searchLabel: "Buscar pessoa", placeholder: "Nome, e-mail ou CPF", selects: [{ name: "role", label: "Perfil", value: query.role, options: ROLE_OPTIONS }] }}
+        pages={{ ...result, params: { q: query.q, role: query.role }, noun: ["pessoa", "pessoas"] }}
+      >
         <DataTable
           caption="Pessoas da instituição"
           headers={["Nome", "Perfil", "CPF", "E-mail", "Celular", "Nascimento"]}
@@ -46,17 +42,14 @@ export default async function PeoplePage({ params, searchParams }: Props) {
             ],
           }))}
         />
-        <Pagination basePath={basePath} params={{ q: query.q, role: query.role }} page={result.page} pageCount={result.pageCount} total={result.total} noun={["pessoa", "pessoas"]} />
       </ListSection>
-      <FormSection id="new-person" title="Cadastrar pessoa" intro="Cria a identidade no Hub e o perfil nesta instituição. Para matricular um aluno, abra a turma depois.">
-        <ActionForm
-          action={schoolDataAction.bind(null, institution.id)}
-          ariaLabel="Cadastrar pessoa"
-          submitLabel="Cadastrar"
-          resetOnSuccess
-          columns={2}
-          hidden={{ type: "createPerson", institutionId: institution.id }}
-          fields={[
+      <FormSection
+        id="new-person"
+        title="Cadastrar pessoa"
+        intro="Cria a identidade no Hub e o perfil nesta instituição. Para matricular um aluno, abra a turma depois."
+        form={{
+          ...createForm(schoolDataAction.bind(null, institution.id), "createPerson", institution.id), submitLabel: "Cadastrar",
+          fields: [
             { name: "name", label: "Nome completo", required: true, span: 2 },
             { name: "role", label: "Perfil", type: "select", defaultValue: "aluno", options: ROLE_OPTIONS },
             { name: "cpf", label: "CPF", placeholder: "000.000.000-00" },
@@ -64,9 +57,9 @@ export default async function PeoplePage({ params, searchParams }: Props) {
             { name: "phone", label: "Celular", type: "tel", placeholder: "(11) 99999-0000" },
             { name: "birthDate", label: "Data de nascimento", type: "date" },
             { name: "password", label: "Senha inicial", type: "password", autoComplete: "new-password", hint: "Opcional: sem senha, a pessoa ainda não entra no Hub." },
-          ]}
-        />
-      </FormSection>
+          ],
+        }}
+      />
     </div>
   );
 }

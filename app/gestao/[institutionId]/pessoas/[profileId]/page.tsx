@@ -3,6 +3,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ActionForm } from "@/components/management/action-form";
 import { ConfirmAction } from "@/components/management/confirm-action";
+import { SearchForm } from "@/components/management/filter-form";
+import { FormSection } from "@/components/management/page-sections";
 import { formatCpf, ROLE_OPTIONS } from "@/components/management/labels";
 import { card, sectionTitle } from "@/components/management/styles";
 import { ROLE_LABEL } from "@/lib/labels";
@@ -54,34 +56,25 @@ export default async function PersonPage({ params, searchParams }: Props) {
         )}
       </div>
 
-      <section aria-labelledby="personal-title" className={card}>
-        <h3 id="personal-title" className={sectionTitle}>Dados pessoais</h3>
-        {editable ? (
-          <div className="mt-3">
-            <ActionForm
-              action={action}
-              ariaLabel="Dados pessoais"
-              submitLabel="Salvar dados"
-              columns={2}
-              hidden={{ type: "updatePerson", personId: person.id }}
-              fields={[
-                { name: "name", label: "Nome completo", required: true, defaultValue: person.name, span: 2 },
-                { name: "cpf", label: "CPF", defaultValue: person.cpf ? formatCpf(person.cpf) : "" },
-                { name: "email", label: "E-mail", type: "email", defaultValue: person.email ?? "" },
-                { name: "phone", label: "Celular", type: "tel", defaultValue: person.phone ?? "" },
-                { name: "birthDate", label: "Data de nascimento", type: "date", defaultValue: person.birthDate ?? "" },
-                {
-                  name: "password",
-                  label: person.hasPassword ? "Nova senha" : "Definir senha",
-                  type: "password",
-                  autoComplete: "new-password",
-                  hint: person.hasPassword ? "Deixe em branco para manter a senha atual." : "Sem senha, a pessoa ainda não entra no Hub.",
-                },
-              ]}
-            />
-          </div>
-        ) : (
-          <div className="mt-3 space-y-2 text-sm">
+      <FormSection id="personal" title="Dados pessoais" level={3} form={editable ? {
+        action, submitLabel: "Salvar dados", columns: 2, hidden: { type: "updatePerson", personId: person.id },
+        fields: [
+          { name: "name", label: "Nome completo", required: true, defaultValue: person.name, span: 2 },
+          { name: "cpf", label: "CPF", defaultValue: person.cpf ? formatCpf(person.cpf) : "" },
+          { name: "email", label: "E-mail", type: "email", defaultValue: person.email ?? "" },
+          { name: "phone", label: "Celular", type: "tel", defaultValue: person.phone ?? "" },
+          { name: "birthDate", label: "Data de nascimento", type: "date", defaultValue: person.birthDate ?? "" },
+          {
+            name: "password",
+            label: person.hasPassword ? "Nova senha" : "Definir senha",
+            type: "password",
+            autoComplete: "new-password",
+            hint: person.hasPassword ? "Deixe em branco para manter a senha atual." : "Sem senha, a pessoa ainda não entra no Hub.",
+          },
+        ],
+      } : undefined}>
+        {!editable && (
+          <div className="space-y-2 text-sm">
             <p className="rounded-md bg-amber-50 p-3 text-amber-900">
               Esta pessoa também tem perfil em {detail.profilesOutsideReach === 1 ? "uma instituição" : `${detail.profilesOutsideReach} instituições`} fora da sua gestão. Os dados pessoais só podem ser alterados pela gestão que alcança todas elas.
             </p>
@@ -92,7 +85,7 @@ export default async function PersonPage({ params, searchParams }: Props) {
             </dl>
           </div>
         )}
-      </section>
+      </FormSection>
 
       {profile.role === "aluno" && (
         <section aria-labelledby="enrollments-title" className={card}>
@@ -150,13 +143,7 @@ export default async function PersonPage({ params, searchParams }: Props) {
           )}
           {profile.role === "aluno" && (
             <div className="mt-4 border-t border-slate-100 pt-4">
-              <form method="get" action={basePath} role="search" className="flex flex-wrap items-end gap-3">
-                <div className="min-w-64 flex-1">
-                  <label htmlFor="buscar" className="mb-1 block text-sm font-medium">Vincular responsável da escola</label>
-                  <input id="buscar" name="buscar" type="search" defaultValue={find ?? ""} placeholder="Nome, CPF ou e-mail" className="block w-full rounded-md border border-slate-300 px-3 py-2 text-sm" />
-                </div>
-                <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium hover:bg-slate-100">Buscar</button>
-              </form>
+              <SearchForm basePath={basePath} name="buscar" value={find} label="Vincular responsável da escola" placeholder="Nome, CPF ou e-mail" submitLabel="Buscar" />
               {find && (
                 <ul className="mt-3 space-y-3" aria-label="Responsáveis encontrados">
                   {guardianCandidates.filter((g) => !linkedGuardians.has(g.id)).length === 0 ? (
@@ -197,12 +184,7 @@ export default async function PersonPage({ params, searchParams }: Props) {
           </ul>
         )}
         <div className="mt-4">
-          <ActionForm
-            action={action}
-            ariaLabel="Adicionar perfil"
-            submitLabel="Adicionar perfil"
-            columns={2}
-            hidden={{ type: "addProfile", personId: person.id }}
+          <ActionForm action={action} ariaLabel="Adicionar perfil" submitLabel="Adicionar perfil" columns={2} hidden={{ type: "addProfile", personId: person.id }}
             fields={[
               { name: "institutionId", label: "Instituição", type: "select", defaultValue: institution.id, options: scope.institutions.map((i) => ({ value: i.id, label: `${"— ".repeat(i.depth)}${i.name}` })) },
               { name: "role", label: "Perfil", type: "select", defaultValue: "responsavel", options: ROLE_OPTIONS },

@@ -3,8 +3,9 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ActionForm } from "@/components/management/action-form";
 import { ConfirmAction } from "@/components/management/confirm-action";
+import { FormSection } from "@/components/management/page-sections";
 import { DataTable } from "@/components/data-table";
-import { FilterForm } from "@/components/management/filter-form";
+import { FilterForm, SearchForm } from "@/components/management/filter-form";
 import { formatCpf, SHIFT_OPTIONS } from "@/components/management/labels";
 import { Pagination } from "@/components/management/pagination";
 import { card, primaryButton, sectionTitle } from "@/components/management/styles";
@@ -103,13 +104,7 @@ export default async function ClassPage({ params, searchParams }: Props) {
 
       <section aria-labelledby="enroll-title" className={card}>
         <h3 id="enroll-title" className={sectionTitle}>Matricular aluno</h3>
-        <form method="get" action={basePath} role="search" className="mt-3 flex flex-wrap items-end gap-3">
-          <div className="min-w-64 flex-1">
-            <label htmlFor="buscar" className="mb-1 block text-sm font-medium">Buscar aluno da escola</label>
-            <input id="buscar" name="buscar" type="search" defaultValue={find ?? ""} placeholder="Nome, CPF ou e-mail" className="block w-full rounded-md border border-slate-300 px-3 py-2 text-sm" />
-          </div>
-          <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium hover:bg-slate-100">Buscar</button>
-        </form>
+        <SearchForm basePath={basePath} name="buscar" value={find} label="Buscar aluno da escola" placeholder="Nome, CPF ou e-mail" submitLabel="Buscar" className="mt-3" />
         {find && (
           <ul className="mt-4 divide-y divide-slate-100" aria-label="Alunos encontrados">
             {candidates.length === 0 ? (
@@ -148,12 +143,7 @@ export default async function ClassPage({ params, searchParams }: Props) {
         />
         {detail.subjects.length > 0 && detail.teachers.length > 0 ? (
           <div className={card}>
-            <ActionForm
-              action={action}
-              ariaLabel="Atribuir professor"
-              submitLabel="Atribuir professor"
-              columns={2}
-              hidden={{ type: "assignTeacher", classId: c.id }}
+            <ActionForm action={action} ariaLabel="Atribuir professor" submitLabel="Atribuir professor" columns={2} hidden={{ type: "assignTeacher", classId: c.id }}
               fields={[
                 { name: "subjectId", label: "Disciplina", type: "select", defaultValue: detail.subjects[0]!.id, options: detail.subjects.map((s) => ({ value: s.id, label: s.name })) },
                 { name: "teacherId", label: "Professor(a)", type: "select", defaultValue: detail.teachers[0]!.id, options: detail.teachers.map((t) => ({ value: t.id, label: t.name })) },
@@ -165,23 +155,14 @@ export default async function ClassPage({ params, searchParams }: Props) {
         )}
       </section>
 
-      <section aria-labelledby="edit-class-title" className={card}>
-        <h3 id="edit-class-title" className={sectionTitle}>Dados da turma</h3>
-        <div className="mt-3">
-          <ActionForm
-            action={action}
-            ariaLabel="Editar turma"
-            submitLabel="Salvar turma"
-            columns={2}
-            hidden={{ type: "updateClass", classId: c.id }}
-            fields={[
-              { name: "name", label: "Nome", required: true, defaultValue: c.name },
-              { name: "grade", label: "Série", defaultValue: c.grade ?? "" },
-              { name: "shift", label: "Turno", type: "select", defaultValue: c.shift ?? "", options: SHIFT_OPTIONS },
-            ]}
-          />
-        </div>
-      </section>
+      <FormSection id="edit-class" title="Dados da turma" level={3} form={{
+        action, ariaLabel: "Editar turma", submitLabel: "Salvar turma", columns: 2, hidden: { type: "updateClass", classId: c.id },
+        fields: [
+          { name: "name", label: "Nome", required: true, defaultValue: c.name },
+          { name: "grade", label: "Série", defaultValue: c.grade ?? "" },
+          { name: "shift", label: "Turno", type: "select", defaultValue: c.shift ?? "", options: SHIFT_OPTIONS },
+        ],
+      }} />
     </div>
   );
 }
