@@ -1,7 +1,8 @@
 // A forced internal error, for the test that shows what an operator sees of a 500 (one log line
 // with the request id and the stack; a body with only `message` and `requestId`). It exists only
 // when the server was started with HUB_TEST_FAULTS=1; otherwise it is an ordinary 404.
-import { AppError, toResponse } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { toResponse } from "@/lib/server/http/error-response";
 import { env } from "@/lib/env";
 import { otherMethods } from "@/lib/server/http/other-methods";
 

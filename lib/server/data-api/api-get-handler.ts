@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { toResponse } from "@/lib/errors";
+import { toResponse } from "@/lib/server/http/error-response";
 import { JsonStream, JsonText } from "@/lib/server/http/json-text";
 
 type TDataApiService = (options: { apiKey: string | null; orgId: string | undefined; searchParams: URLSearchParams }) => Promise<unknown>;

@@ -1,6 +1,7 @@
 import { unstable_rethrow } from "next/navigation";
 import { ZodError } from "zod";
-import { AppError, toAppError } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { toAppError } from "@/lib/server/http/error-response";
 import { log } from "@/lib/server/log.mjs";
 import type { TFormState } from "@/lib/validations/form";
 

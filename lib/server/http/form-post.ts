@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { AppError, toResponse } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { toResponse } from "@/lib/server/http/error-response";
 import { readRequestBody } from "./read-request-body";
 import { mediaType } from "./media-type";
 import { isSameOriginPost } from "./same-origin";

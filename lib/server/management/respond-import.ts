@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { AppError, toResponse } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { toResponse } from "@/lib/server/http/error-response";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
 import { isSameOriginPost } from "@/lib/server/http/same-origin";
 import { IMPORT_MAX_BYTES, ZImportKindSchema } from "@/lib/validations/management";

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ZodError } from "zod";
 import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
-import { toAppError } from "@/lib/errors";
+import { toAppError } from "@/lib/server/http/error-response";
 import { readDataPage } from "@/lib/server/data-api/read-data-page";
 import { createPartner, linkEdtech, waitForVisibleEvents, type TPartner } from "@/test/fixtures/data-api";
 import { buildLaunch } from "@/lib/server/launch/build-launch";

@@ -1,4 +1,4 @@
-import { toAppError } from "@/lib/errors";
+import { toAppError } from "@/lib/server/http/error-response";
 import { CommitOutcomeUnknownError } from "@/lib/server/db/transaction";
 import { log } from "@/lib/server/log.mjs";
 import type { TImportKind } from "@/lib/validations/management";

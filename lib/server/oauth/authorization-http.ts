@@ -1,5 +1,6 @@
 // HTTP for the authorization screen's route handlers (/lti/v1/oauth2/authorize, /oauth/continuar).
-import { RETRY_AFTER_SECONDS, toAppError } from "@/lib/errors";
+import { RETRY_AFTER_SECONDS } from "@/lib/errors";
+import { toAppError } from "@/lib/server/http/error-response";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
 import { log } from "@/lib/server/log.mjs";
 import { decideAuthorization, type TAuthorizationOutcome, type TAuthorizationStep } from "./decide-authorization";

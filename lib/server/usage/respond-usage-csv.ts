@@ -1,5 +1,6 @@
 import type { NextRequest } from "next/server";
-import { AppError, toResponse } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { toResponse } from "@/lib/server/http/error-response";
 import { getRequestUser } from "@/lib/server/auth/current-user";
 import { resolveManagerScope } from "@/lib/server/management/resolve-manager-scope";
 import { usageCsv } from "@/lib/usage/usage";
