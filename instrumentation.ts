@@ -4,12 +4,14 @@
 // webhook worker (docs/webhooks.md), stopped with the server.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const [{ registerHotRoutes, registerShutdownTask }, { flushAccessLogs }, launch, token, userInfo] = await Promise.all([
+  const [{ registerHotRoutes, registerShutdownTask }, { flushAccessLogs }, launch, token, userInfo, data, summary] = await Promise.all([
     import("@/lib/server/http/hot-routes"),
     import("@/lib/server/audit/log-access"),
     import("@/app/(portal)/launch/[placementId]/route"),
     import("@/app/lti/v1/oauth2/authorize/route"),
     import("@/app/users/v1/users/info/route"),
+    import("@/app/manager/v1/data/[orgId]/route"),
+    import("@/app/manager/v1/summary/[orgId]/route"),
   ]);
   registerShutdownTask(flushAccessLogs);
   await startWebhooks(registerShutdownTask);
@@ -23,6 +25,9 @@ export async function register(): Promise<void> {
       path: /^\/launch\/(?<placementId>[^/]+)$/,
       handler: (request, params) => launch.GET(request, { params: Promise.resolve({ placementId: params.placementId! }) }),
     },
+    // A partner's sync: pages, and whole feeds streamed through the bridge (issue #24).
+    { method: "GET", path: /^\/manager\/v1\/data\/(?<orgId>[^/]+)$/, handler: (request, params) => data.GET(request, { params: Promise.resolve({ orgId: params.orgId! }) }) },
+    { method: "GET", path: /^\/manager\/v1\/summary\/(?<orgId>[^/]+)$/, handler: (request, params) => summary.GET(request, { params: Promise.resolve({ orgId: params.orgId! }) }) },
   ]);
 }
 

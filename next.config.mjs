@@ -1,3 +1,5 @@
+import { DEFAULT_CSP, OWN_CSP_PREFIXES, SECURITY_HEADERS } from "./lib/server/http/security-headers.mjs";
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Lets parallel builds (one developer's e2e while another builds) use separate folders.
@@ -12,20 +14,12 @@ const nextConfig = {
   typedRoutes: false,
   async headers() {
     return [
-      {
-        source: "/:path*",
-        headers: [
-          { key: "X-Content-Type-Options", value: "nosniff" },
-          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-          { key: "X-Frame-Options", value: "DENY" },
-        ],
-      },
+      { source: "/:path*", headers: SECURITY_HEADERS },
       {
         // These headers replace a route's own header of the same name, so routes that send their
-        // own Content-Security-Policy (the launch page's nonce and form-action, the reference
-        // tool's pages, logos) are left out; each of them includes frame-ancestors 'none' itself.
-        source: "/:path((?!launch/|demo-tool/|assets/).*)",
-        headers: [{ key: "Content-Security-Policy", value: "frame-ancestors 'none'" }],
+        // own Content-Security-Policy are left out (lib/server/http/security-headers.mjs).
+        source: `/:path((?!${OWN_CSP_PREFIXES.join("|")}).*)`,
+        headers: [DEFAULT_CSP],
       },
     ];
   },

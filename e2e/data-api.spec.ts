@@ -42,3 +42,25 @@ test("a request with neither limit nor cursor returns every matching event, past
   expect(first.dados.usuario).toHaveLength(1_000);
   expect(first.paginacao.proximoCursor).not.toBeNull();
 });
+
+test("the partner-facing routes carry the hub's security headers, however server.mjs answers them", async ({ request }) => {
+  // The Data API, user info and the token endpoint are answered beside Next once the hub has warmed
+  // up (lib/server/http/hot-routes.ts); their headers must be Next's (next.config.mjs).
+  const anyOrg = "00000000-0000-4000-8000-000000000000";
+  const answers = [
+    await request.get(`/manager/v1/data/${anyOrg}?limit=1`, { headers: { "x-api-key": API_KEY } }),
+    await request.get(`/manager/v1/summary/${anyOrg}`, { headers: { "x-api-key": API_KEY } }),
+    await request.get("/users/v1/users/info"),
+    await request.post("/lti/v1/oauth2/authorize", { form: { grant_type: "authorization_code" } }),
+    await request.get("/manager/v1/usage"),
+  ];
+  for (const answer of answers) {
+    expect(answer.status(), answer.url()).toBeGreaterThanOrEqual(400);
+    expect(answer.headers(), answer.url()).toMatchObject({
+      "x-content-type-options": "nosniff",
+      "x-frame-options": "DENY",
+      "referrer-policy": "strict-origin-when-cross-origin",
+      "content-security-policy": "frame-ancestors 'none'",
+    });
+  }
+});

@@ -9,6 +9,7 @@ import pg from "pg";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { closedPort, startTcpProxy, type TcpProxy } from "../test/tcp-proxy";
 import { signIn } from "./fixtures";
+import { serverArgs } from "../scripts/lib/server-command.mjs";
 
 test.skip(!process.env.DATABASE_URL, "PostgreSQL only: PGlite is embedded in the hub's process");
 test.describe.configure({ mode: "serial", timeout: 180_000 });
@@ -33,7 +34,7 @@ test.beforeAll(async () => {
   proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
   const port = await closedPort();
   base = `http://localhost:${port}`;
-  hub = spawn(process.execPath, ["server.mjs"], {
+  hub = spawn(process.execPath, serverArgs(), {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
     env: {

@@ -1,6 +1,7 @@
 // `npm start`: install what is missing, generate, migrate and seed, build if needed, serve.
 import { spawn } from "node:child_process";
 import { ensureBuilt, ensureGenerated, ensureInstalled, root, run } from "./lib/steps.mjs";
+import { serverArgs } from "./lib/server-command.mjs";
 
 const port = Number(process.env.PORT ?? 3000);
 const baseUrl = (process.env.HUB_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
@@ -14,7 +15,7 @@ ensureBuilt();
 
 console.log(`▸ Starting the hub on ${baseUrl} …`);
 // server.mjs: Next's request handler behind the hub's own compression (docs/decisions/007).
-const server = spawn(process.execPath, ["server.mjs"], {
+const server = spawn(process.execPath, serverArgs(), {
   cwd: root,
   stdio: ["ignore", "pipe", "inherit"],
   env: { ...process.env, NODE_ENV: "production", PORT: String(port), HUB_BASE_URL: baseUrl },

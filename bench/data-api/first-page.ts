@@ -57,6 +57,10 @@ async function main() {
           const r = await httpGet(agent, target, KEY, "gzip, deflate");
           if (r.status !== 200) throw new Error(`${target}: ${r.status} ${r.body.toString().slice(0, 200)}`);
         },
+        "http, identity": async () => {
+          const r = await httpGet(agent, target, KEY, "identity");
+          if (r.status !== 200) throw new Error(`${target}: ${r.status}`);
+        },
         sql: () => pool.query(sql, params),
         "in process: readDataPage": () => readDataPage({ apiKey: KEY, orgId: network!.id, searchParams: new URLSearchParams("limit=1000") }),
         "in process: authorize": () => authorizeDataAccess({ apiKey: KEY, orgId: network!.id }),

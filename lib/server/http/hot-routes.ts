@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { log } from "@/lib/server/log.mjs";
+import { applySecurityHeaders } from "./security-headers.mjs";
 
 type TWebHandler = (request: NextRequest, params: Record<string, string>) => Promise<Response> | Response;
 
@@ -95,10 +96,58 @@ async function serveWith(handler: TWebHandler, params: Record<string, string>, r
   }
   res.statusCode = response.status;
   for (const [name, value] of response.headers) if (name !== "set-cookie") res.setHeader(name, value);
+  // What next.config.mjs adds to Next's answers, so a route answers alike by either way.
+  applySecurityHeaders(request.nextUrl.pathname, (name, value) => res.setHeader(name, value));
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) res.setHeader("set-cookie", cookies);
-  res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+  await sendBody(response.body, res);
   body?.release();
+}
+
+/**
+ * Writes a response body to `res` as it is produced: a page in one write, a stream (a whole Data
+ * API feed) chunk by chunk, pulled only as fast as the client reads, and cancelled when the client
+ * goes away, so the producer stops reading the database. One `drain` listener for the whole
+ * response (with compression it sits on the zlib stream, where a listener per wait would pile up).
+ */
+async function sendBody(body: ReadableStream<Uint8Array> | null, res: ServerResponse): Promise<void> {
+  if (!body) return void res.end();
+  const reader = body.getReader();
+  const first = await reader.read();
+  if (first.done) return void res.end();
+  let next = await reader.read();
+  if (next.done) return void res.end(first.value);
+  let gone = false;
+  let wake: (() => void) | null = null;
+  const resume = () => {
+    const resolve = wake;
+    wake = null;
+    resolve?.();
+  };
+  const onClose = () => {
+    gone = true;
+    resume();
+    reader.cancel().catch(() => undefined);
+  };
+  res.on("drain", resume);
+  res.once("close", onClose);
+  const write = async (chunk: Uint8Array) => {
+    if (!res.write(chunk) && !gone) await new Promise<void>((resolve) => (wake = resolve));
+  };
+  try {
+    await write(first.value);
+    while (!next.done && !gone) {
+      await write(next.value);
+      if (!gone) next = await reader.read();
+    }
+    if (!gone) res.end();
+  } catch (error) {
+    // The producer failed after the status was sent: all that is left is to cut the response.
+    log().error({ err: error }, "Streamed response failed");
+    res.destroy();
+  } finally {
+    res.off("close", onClose);
+  }
 }
 
 /** Registers the hot routes (instrumentation.ts). */
