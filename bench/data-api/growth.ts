@@ -132,7 +132,28 @@ interface TStep {
   seedSeconds: number;
   loadAverage: number;
   queries: TQueryResult[];
+  /** What min_date's scan reads before its first match: events of transactions in flight at the date. */
+  inFlight: { events: number; transactions: number };
   walk: Awaited<ReturnType<typeof walkFeed>>;
+}
+
+/**
+ * The events min_date's scan passes over at the median second T: from the feed clock's floor for T
+ * (decision 018), those of transactions that started before T (their occurredAt) but took their
+ * txid after the floor, i.e. were in flight at T. Their number depends on the writes running then
+ * (here the seeder's COPY transactions of --batch students), not on how long the history is.
+ */
+async function inFlightAtMedian(pool: pg.Pool, networkIds: string[]): Promise<TStep["inFlight"]> {
+  const { rows: [row] } = await pool.query<{ events: number; transactions: number }>(
+    `WITH cnt AS (SELECT sum(n)::bigint AS n FROM "EventCount" WHERE "institutionId" = ANY($1::uuid[])),
+          med AS (SELECT e."occurredAt" FROM "ChangeEvent" e WHERE e."institutionId" = ANY($1::uuid[]) ORDER BY txid, seq OFFSET (SELECT n / 2 FROM cnt) LIMIT 1),
+          t AS (SELECT date_trunc('second', "occurredAt") AS at FROM med),
+          fl AS (SELECT COALESCE((SELECT c.txid FROM "FeedClock" c, t WHERE c."at" <= t.at - interval '1 millisecond' ORDER BY c."at" DESC LIMIT 1), 0) AS floor)
+     SELECT count(*)::int AS events, count(DISTINCT e.txid)::int AS transactions FROM "ChangeEvent" e, fl, t
+      WHERE e."institutionId" = ANY($1::uuid[]) AND e.txid >= fl.floor AND e."occurredAt" < t.at`,
+    [networkIds],
+  );
+  return row!;
 }
 
 const localDate = (ms: number) => formatInZone(Math.floor(ms / 1000) * 1000, TIME_ZONE).slice(0, 19).replace(/-/g, "/").replace("T", "+");
@@ -255,6 +276,8 @@ function stepTable(step: TStep): string {
     "|---|---:|---:|---:|---:|---:|---:|---:|",
     ...step.queries.map((q) => `| ${q.name}${q.sqlNote?.startsWith("first") ? ` (${q.sqlNote})` : ""} | ${q.events} | ${f(q.http.p50)} | ${f(q.http.p99)} | ${f(q.sql.p50)} | ${f(q.sql.p99)} | ${Number.isNaN(q.http.p50) ? "–" : `${(q.http.p50 / q.sql.p50).toFixed(1)}×`} | ${bufferCell(q)} |`),
     "",
+    `min_date's scan passes over ${step.inFlight.events.toLocaleString("en")} events of ${step.inFlight.transactions} transactions in flight at the median second.`,
+    "",
     `Full sync walk: ${step.walk.events.toLocaleString("en")} events in ${step.walk.seconds.toFixed(1)} s = ${Math.round(step.walk.eventsPerSecond).toLocaleString("en")} events/s; server RSS ${step.walk.idleRssMb.toFixed(0)} MB idle, ${step.walk.peakRssMb.toFixed(0)} MB peak.`,
   ].join("\n");
 }
@@ -346,9 +369,10 @@ async function main() {
       log(`seeded in ${seedSeconds.toFixed(0)} s: ${facts!.events} events, ${facts!.mb} MB; measuring`);
       const loadAverage = os.loadavg()[0]!;
       const queries = await measureStep(pool, network, view, userPartnerId);
+      const inFlight = await inFlightAtMedian(pool, ids);
       const walked = await walkFeed({ agent, url: `${base}/manager/v1/data/${network.id}`, apiKey: KEY, pid: server.pid! });
       if (String(walked.events) !== facts!.events) throw new Error(`the full walk returned ${walked.events} events of ${facts!.events}`);
-      const step: TStep = { students: network.schools.reduce((n, s) => n + s.students, 0), events: Number(facts!.events), databaseMb: Number(facts!.mb), seedSeconds, loadAverage, queries, walk: walked };
+      const step: TStep = { students: network.schools.reduce((n, s) => n + s.students, 0), events: Number(facts!.events), databaseMb: Number(facts!.mb), seedSeconds, loadAverage, queries, inFlight, walk: walked };
       steps.push(step);
       console.log(`\n${stepTable(step)}\n`);
       writeFileSync(values.json!, `${JSON.stringify(steps, null, 2)}\n`);
