@@ -2,11 +2,11 @@
 // alike: node with these V8 flags, then server.mjs. A deployment that starts server.mjs itself
 // should pass the same flags (README, "Running it yourself").
 //
-// --max-semi-space-size=32 (MB; V8's default here is 16): the Data API writes its pages and
+// --max-semi-space-size=24 (MB; V8's default here is 16): the Data API writes its pages and
 // feeds from many short-lived strings, and with the default young generation a full sync walk
 // spent a quarter of the process's time in the garbage collector, copying the chunk still being
 // written at every scavenge. docs/decisions/030-young-generation-for-the-feed.md has the figures.
-export const SERVER_NODE_FLAGS = ["--max-semi-space-size=32"];
+export const SERVER_NODE_FLAGS = ["--max-semi-space-size=24"];
 
 /** The argument list for `spawn(process.execPath, …)`: the flags, any of the caller's, then server.mjs. */
 export function serverArgs(...extraFlags) {
