@@ -18,7 +18,7 @@ import { readDataPage } from "@/lib/server/data-api/read-data-page";
 import { ENTITY_NAMES, EVENT_KINDS, type TEntityName, type TEventKind } from "@/lib/validations/data-api";
 import { httpGet, percentile, sampleInTurns } from "./http";
 import { linkDemoApp } from "./load-network";
-import { startServer } from "./serve";
+import { runToExit, startServer } from "./serve";
 
 const { values } = parseArgs({ options: { port: { type: "string", default: "3310" }, samples: { type: "string", default: "60" }, org: { type: "string" } } });
 const url = process.env.DATABASE_URL;
@@ -83,10 +83,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runToExit(main);

@@ -35,7 +35,7 @@ import { syntheticCpf } from "@/prisma/seed/names";
 import { copyStudents, type TSeedSchool } from "./copy-seed";
 import { httpGet, percentile, sampleInTurns } from "./http";
 import { linkDemoApp } from "./load-network";
-import { startServer, walkFeed } from "./serve";
+import { runToExit, startServer, walkFeed } from "./serve";
 
 const { values } = parseArgs({
   options: {
@@ -387,10 +387,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runToExit(main);

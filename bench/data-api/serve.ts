@@ -78,3 +78,14 @@ export async function walkFeed(options: { agent: Agent; url: string; apiKey: str
     clearInterval(sampler);
   }
 }
+
+/** Runs a bench's `main`, then exits: 0 when it finished, 1 with the error printed (an open pool or agent would keep the process alive). */
+export function runToExit(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
