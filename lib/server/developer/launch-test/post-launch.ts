@@ -95,3 +95,51 @@ export function postToTarget({ target, body, headers, timeoutMs }: { target: TLa
     req.end(body);
   });
 }
+
+export type TGetResult = { status: number; body: Buffer } | { status: null; error: string };
+
+/**
+ * GETs a target resolvePinnedTarget checked, connecting only to its checked addresses (a tool's
+ * JWKS), and reads at most `maxBytes` of the answer: a longer one is cut off and reported as no
+ * answer. Redirects are not followed. `signal` (the caller's timeout) aborts it too.
+ */
+export function getFromTarget({ target, headers, timeoutMs, maxBytes, signal }: { target: TLaunchTarget; headers: Record<string, string>; timeoutMs: number; maxBytes: number; signal?: AbortSignal }): Promise<TGetResult> {
+  const request = target.url.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (result: TGetResult) => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    };
+    const req = request(
+      {
+        method: "GET",
+        host: target.hostname,
+        port: target.url.port || undefined,
+        path: `${target.url.pathname}${target.url.search}`,
+        headers,
+        lookup: pinnedLookup(target.addresses),
+        agent: false,
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
+      },
+      (response: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) {
+            settle({ status: null, error: NO_ANSWER });
+            response.destroy();
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on("end", () => settle({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        response.on("error", () => settle({ status: null, error: NO_ANSWER }));
+      },
+    );
+    req.on("error", () => settle({ status: null, error: NO_ANSWER }));
+    req.end();
+  });
+}
