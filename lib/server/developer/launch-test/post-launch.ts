@@ -57,89 +57,94 @@ export function postLaunch({ target, fields, timeoutMs, cookie }: PostLaunchOpti
 }
 
 /**
- * POSTs `body` to a target resolvePinnedTarget checked, connecting only to its checked
- * addresses, and reports the status only. node:http never follows redirects, so a 3xx is
- * reported as it is; the body of the answer is never read.
+ * One request to a target resolvePinnedTarget checked, connecting only to its checked addresses
+ * (node:http never follows redirects). `onResponse` settles the answer; any network failure, or
+ * the time running out, settles it as NO_ANSWER. Settled once, whatever comes after.
  */
-export function postToTarget({ target, body, headers, timeoutMs }: { target: TLaunchTarget; body: string | Buffer; headers: Record<string, string>; timeoutMs: number }): Promise<TPostResult> {
+function requestTarget<T>(options: {
+  target: TLaunchTarget;
+  method: "GET" | "POST";
+  headers: Record<string, string | number>;
+  body?: string | Buffer;
+  signal: AbortSignal;
+  onResponse: (response: IncomingMessage, settle: (result: T | { status: null; error: string }) => void) => void;
+}): Promise<T | { status: null; error: string }> {
+  const { target } = options;
   const request = target.url.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
     let settled = false;
-    const settle = (result: TPostResult) => {
+    const settle = (result: T | { status: null; error: string }) => {
       if (settled) return;
       settled = true;
       resolve(result);
     };
     const req = request(
       {
-        method: "POST",
+        method: options.method,
         host: target.hostname,
         port: target.url.port || undefined,
         path: `${target.url.pathname}${target.url.search}`,
-        headers: { ...headers, "Content-Length": Buffer.byteLength(body) },
+        headers: options.headers,
         lookup: pinnedLookup(target.addresses),
         agent: false,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: options.signal,
       },
-      (response: IncomingMessage) => {
-        settle({
-          status: response.statusCode ?? 0,
-          location: typeof response.headers.location === "string" ? response.headers.location : null,
-          setCookies: response.headers["set-cookie"] ?? [],
-        });
-        // Only the status matters; dropping the socket keeps a huge or endless body from costing anything.
-        response.destroy();
-      },
+      (response) => options.onResponse(response, settle),
     );
     req.on("error", () => settle({ status: null, error: NO_ANSWER }));
-    req.end(body);
+    req.end(options.body);
+  });
+}
+
+/**
+ * POSTs `body` to a checked target and reports the status only: a 3xx is reported as it is; the
+ * body of the answer is never read.
+ */
+export function postToTarget({ target, body, headers, timeoutMs }: { target: TLaunchTarget; body: string | Buffer; headers: Record<string, string>; timeoutMs: number }): Promise<TPostResult> {
+  return requestTarget<TPostResult>({
+    target,
+    method: "POST",
+    headers: { ...headers, "Content-Length": Buffer.byteLength(body) },
+    body,
+    signal: AbortSignal.timeout(timeoutMs),
+    onResponse: (response, settle) => {
+      settle({
+        status: response.statusCode ?? 0,
+        location: typeof response.headers.location === "string" ? response.headers.location : null,
+        setCookies: response.headers["set-cookie"] ?? [],
+      });
+      // Only the status matters; dropping the socket keeps a huge or endless body from costing anything.
+      response.destroy();
+    },
   });
 }
 
 export type TGetResult = { status: number; body: Buffer } | { status: null; error: string };
 
 /**
- * GETs a target resolvePinnedTarget checked, connecting only to its checked addresses (a tool's
- * JWKS), and reads at most `maxBytes` of the answer: a longer one is cut off and reported as no
- * answer. Redirects are not followed. `signal` (the caller's timeout) aborts it too.
+ * GETs a checked target (a tool's JWKS) and reads at most `maxBytes` of the answer: a longer one
+ * is cut off and reported as no answer. `signal` (the caller's timeout) aborts it too.
  */
 export function getFromTarget({ target, headers, timeoutMs, maxBytes, signal }: { target: TLaunchTarget; headers: Record<string, string>; timeoutMs: number; maxBytes: number; signal?: AbortSignal }): Promise<TGetResult> {
-  const request = target.url.protocol === "https:" ? httpsRequest : httpRequest;
-  return new Promise((resolve) => {
-    let settled = false;
-    const settle = (result: TGetResult) => {
-      if (settled) return;
-      settled = true;
-      resolve(result);
-    };
-    const req = request(
-      {
-        method: "GET",
-        host: target.hostname,
-        port: target.url.port || undefined,
-        path: `${target.url.pathname}${target.url.search}`,
-        headers,
-        lookup: pinnedLookup(target.addresses),
-        agent: false,
-        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
-      },
-      (response: IncomingMessage) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on("data", (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > maxBytes) {
-            settle({ status: null, error: NO_ANSWER });
-            response.destroy();
-            return;
-          }
-          chunks.push(chunk);
-        });
-        response.on("end", () => settle({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
-        response.on("error", () => settle({ status: null, error: NO_ANSWER }));
-      },
-    );
-    req.on("error", () => settle({ status: null, error: NO_ANSWER }));
-    req.end();
+  return requestTarget<TGetResult>({
+    target,
+    method: "GET",
+    headers,
+    signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
+    onResponse: (response, settle) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxBytes) {
+          settle({ status: null, error: NO_ANSWER });
+          response.destroy();
+          return;
+        }
+        chunks.push(chunk);
+      });
+      response.on("end", () => settle({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      response.on("error", () => settle({ status: null, error: NO_ANSWER }));
+    },
   });
 }
