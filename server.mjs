@@ -74,9 +74,10 @@ function readRoutesManifest() {
   }
 }
 
-// The Data API without org_id, with a trailing slash, is the contract's "org_id not informed" (400
-// after the key check), not Next's 308 to the same URL without the slash.
-const DATA_API_WITHOUT_ORG = /^\/manager\/v1\/(data|summary)\/(?=\?|$)/;
+// The Data API (and the usage API beside it) without org_id, with a trailing slash, is the
+// contract's "org_id not informed" (400 after the key check), not Next's 308 to the same URL
+// without the slash.
+const DATA_API_WITHOUT_ORG = /^\/manager\/v1\/(data|summary|usage)\/(?=\?|$)/;
 
 const server = http.createServer((req, res) => {
   const requestId = requestIdFrom(req.headers["x-request-id"]);

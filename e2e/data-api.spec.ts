@@ -4,8 +4,8 @@ import { expect, hubNow, signIn, test } from "./fixtures";
 
 const API_KEY = "demo-api-key";
 
-test("org_id not informed: 401 without a valid key, then 400 with a message, on data and summary, with or without a trailing slash", async ({ request }) => {
-  for (const path of ["/manager/v1/data", "/manager/v1/data/", "/manager/v1/summary", "/manager/v1/summary/"]) {
+test("org_id not informed: 401 without a valid key, then 400 with a message, on data, summary and usage, with or without a trailing slash", async ({ request }) => {
+  for (const path of ["/manager/v1/data", "/manager/v1/data/", "/manager/v1/summary", "/manager/v1/summary/", "/manager/v1/usage", "/manager/v1/usage/"]) {
     const anonymous = await request.get(path, { maxRedirects: 0 });
     expect(anonymous.status(), path).toBe(401);
     expect(await anonymous.json()).toEqual({ message: "Unauthorized" });
