@@ -17,7 +17,7 @@ import { buildEventPageQuery, queryEvents } from "@/lib/server/data-api/query-ev
 import { readDataPage } from "@/lib/server/data-api/read-data-page";
 import { ENTITY_NAMES, EVENT_KINDS, type TEntityName, type TEventKind } from "@/lib/validations/data-api";
 import { httpGet, percentile, sampleInTurns } from "./http";
-import { linkDemoApp } from "./load-network";
+import { linkDemoApp, loadNetwork } from "./load-network";
 import { runToExit, startServer } from "./serve";
 
 const { values } = parseArgs({ options: { port: { type: "string", default: "3310" }, samples: { type: "string", default: "60" }, org: { type: "string" } } });
@@ -34,16 +34,13 @@ const agent = new Agent({ keepAlive: true });
 async function main() {
   setDatabase(createDatabase({ url: url!, statementTimeoutMs: 0 }));
   const pool = new pg.Pool({ connectionString: url, max: 2 });
-  const { rows: [network] } = values.org
-    ? { rows: [{ id: values.org }] }
-    : await pool.query<{ id: string }>(
-        `SELECT n.id FROM "Institution" n JOIN "Institution" s ON s."parentId" = n.id WHERE n.kind = 'network' GROUP BY n.id ORDER BY count(*) DESC LIMIT 1`,
-      );
-  await linkDemoApp(pool, network!.id);
+  // The largest network (loadNetwork links the demo application to it), or the one named.
+  const orgId = values.org ?? (await loadNetwork(pool)).id;
+  if (values.org) await linkDemoApp(pool, orgId);
   const server = await startServer(values.port!, { ...process.env, NODE_ENV: "production" });
-  const target = `http://127.0.0.1:${values.port}/manager/v1/data/${network!.id}?limit=1000`;
+  const target = `http://127.0.0.1:${values.port}/manager/v1/data/${orgId}?limit=1000`;
   try {
-    const grant = await authorizeDataAccess({ apiKey: KEY, orgId: network!.id });
+    const grant = await authorizeDataAccess({ apiKey: KEY, orgId: orgId });
     const filters = {
       institutionIds: grant.subtree.map((i) => i.id),
       entities: [...ENTITY_NAMES] as TEntityName[],
@@ -62,8 +59,8 @@ async function main() {
           if (r.status !== 200) throw new Error(`${target}: ${r.status}`);
         },
         sql: () => pool.query(sql, params),
-        "in process: readDataPage": () => readDataPage({ apiKey: KEY, orgId: network!.id, searchParams: new URLSearchParams("limit=1000") }),
-        "in process: authorize": () => authorizeDataAccess({ apiKey: KEY, orgId: network!.id }),
+        "in process: readDataPage": () => readDataPage({ apiKey: KEY, orgId: orgId, searchParams: new URLSearchParams("limit=1000") }),
+        "in process: authorize": () => authorizeDataAccess({ apiKey: KEY, orgId: orgId }),
         "in process: statement": () => queryEvents({ filters, limit: 1000 }),
       },
       Number(values.samples),

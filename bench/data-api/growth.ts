@@ -21,7 +21,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { createDatabase, setDatabase } from "@/lib/server/db/database";
 import { encodeCursor, type TCursorPosition } from "@/lib/data-api/cursor";
-import { eventConditions, buildEventPageQuery, HORIZON_SQL, type TEventFilters, type TFeedView } from "@/lib/server/data-api/query-events";
+import { eventConditions, buildEventPageQuery, feedFloorSql, HORIZON_SQL, type TEventFilters, type TFeedView } from "@/lib/server/data-api/query-events";
 import { readMaintainedCounts } from "@/lib/server/data-api/read-maintained-counts";
 import { formatInZone } from "@/lib/server/data-api/time-zone";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
@@ -143,17 +143,24 @@ interface TStep {
  * txid after the floor, i.e. were in flight at T. Their number depends on the writes running then
  * (here the seeder's COPY transactions of --batch students), not on how long the history is.
  */
-async function inFlightAtMedian(pool: pg.Pool, networkIds: string[]): Promise<TStep["inFlight"]> {
+async function inFlightAt(pool: pg.Pool, networkIds: string[], second: number): Promise<TStep["inFlight"]> {
   const { rows: [row] } = await pool.query<{ events: number; transactions: number }>(
-    `WITH cnt AS (SELECT sum(n)::bigint AS n FROM "EventCount" WHERE "institutionId" = ANY($1::uuid[])),
-          med AS (SELECT e."occurredAt" FROM "ChangeEvent" e WHERE e."institutionId" = ANY($1::uuid[]) ORDER BY txid, seq OFFSET (SELECT n / 2 FROM cnt) LIMIT 1),
-          t AS (SELECT date_trunc('second', "occurredAt") AS at FROM med),
-          fl AS (SELECT COALESCE((SELECT c.txid FROM "FeedClock" c, t WHERE c."at" <= t.at - interval '1 millisecond' ORDER BY c."at" DESC LIMIT 1), 0) AS floor)
-     SELECT count(*)::int AS events, count(DISTINCT e.txid)::int AS transactions FROM "ChangeEvent" e, fl, t
-      WHERE e."institutionId" = ANY($1::uuid[]) AND e.txid >= fl.floor AND e."occurredAt" < t.at`,
-    [networkIds],
+    `SELECT count(*)::int AS events, count(DISTINCT e.txid)::int AS transactions FROM "ChangeEvent" e
+      WHERE e."institutionId" = ANY($1::uuid[]) AND e."occurredAt" < $2::timestamptz AND e.txid >= ${feedFloorSql("$2")}`,
+    [networkIds, new Date(second).toISOString()],
   );
   return row!;
+}
+
+/** The median event of the network's history, in feed order (the deep page's cursor), and its second (the dates). */
+async function medianEvent(pool: pg.Pool, networkIds: string[]): Promise<{ position: TCursorPosition; second: number }> {
+  const { rows: [count] } = await pool.query<{ n: string }>(`SELECT sum(n)::text AS n FROM "EventCount" WHERE "institutionId" = ANY($1::uuid[])`, [networkIds]);
+  const { rows: [median] } = await pool.query<TCursorPosition & { ms: number }>(
+    `SELECT txid::text, seq::text, (extract(epoch FROM "occurredAt") * 1000)::float8 AS ms FROM "ChangeEvent"
+      WHERE "institutionId" = ANY($1::uuid[]) ORDER BY txid, seq OFFSET $2 LIMIT 1`,
+    [networkIds, Math.floor(Number(count!.n) / 2)],
+  );
+  return { position: { txid: median!.txid, seq: median!.seq }, second: Math.floor(median!.ms / 1000) * 1000 };
 }
 
 const localDate = (ms: number) => formatInZone(Math.floor(ms / 1000) * 1000, TIME_ZONE).slice(0, 19).replace(/-/g, "/").replace("T", "+");
@@ -176,23 +183,16 @@ async function buffersOf(pool: pg.Pool, sql: string, params: unknown[]): Promise
 
 const stats = (sorted: number[]) => ({ p50: percentile(sorted, 50), p99: percentile(sorted, 99) });
 
-async function measureStep(pool: pg.Pool, network: TNetwork, view: TFeedView, userPartnerId: string): Promise<TQueryResult[]> {
+async function measureStep(pool: pg.Pool, network: TNetwork, view: TFeedView, userPartnerId: string, median: Awaited<ReturnType<typeof medianEvent>>): Promise<TQueryResult[]> {
   const networkIds = [network.id, ...network.schools.map((s) => s.id)];
   const school1 = network.schools[0]!;
-  // The median event of the network's history, in feed order: the deep page's cursor and the dates.
-  const { rows: [count] } = await pool.query<{ n: string }>(`SELECT sum(n)::text AS n FROM "EventCount" WHERE "institutionId" = ANY($1::uuid[])`, [networkIds]);
-  const { rows: [median] } = await pool.query<TCursorPosition & { ms: number }>(
-    `SELECT txid::text, seq::text, (extract(epoch FROM "occurredAt") * 1000)::float8 AS ms FROM "ChangeEvent"
-      WHERE "institutionId" = ANY($1::uuid[]) ORDER BY txid, seq OFFSET $2 LIMIT 1`,
-    [networkIds, Math.floor(Number(count!.n) / 2)],
-  );
-  const medianSecond = Math.floor(median!.ms / 1000) * 1000;
+  const medianSecond = median.second;
   const all = { entities: [...ENTITY_NAMES] as TEntityName[], kinds: [...EVENT_KINDS] as TEventKind[], view };
   // user_id and only=turma have fewer than 1,000 events at 10k students (137 and 340): their pages
   // are of 100, so each size reads a full page and the sizes compare.
   const pages: { name: string; org: string; query: string; filters: Partial<TEventFilters>; after?: TCursorPosition; limit?: number }[] = [
     { name: "first page", org: network.id, query: "", filters: {} },
-    { name: "deep page (cursor at the median)", org: network.id, query: `cursor=${encodeCursor(median!)}`, filters: {}, after: median! },
+    { name: "deep page (cursor at the median)", org: network.id, query: `cursor=${encodeCursor(median.position)}`, filters: {}, after: median.position },
     { name: "min_date (median)", org: network.id, query: `min_date=${localDate(medianSecond)}`, filters: { from: new Date(medianSecond) } },
     { name: "max_date (median)", org: network.id, query: `max_date=${localDate(medianSecond)}`, filters: { until: new Date(medianSecond + 1000) } },
     { name: "user_id (support teacher), limit=100", org: network.id, query: `user_id=${userPartnerId}`, filters: { userId: school1.supportTeacherId }, limit: 100 },
@@ -368,8 +368,9 @@ async function main() {
       );
       log(`seeded in ${seedSeconds.toFixed(0)} s: ${facts!.events} events, ${facts!.mb} MB; measuring`);
       const loadAverage = os.loadavg()[0]!;
-      const queries = await measureStep(pool, network, view, userPartnerId);
-      const inFlight = await inFlightAtMedian(pool, ids);
+      const median = await medianEvent(pool, ids);
+      const queries = await measureStep(pool, network, view, userPartnerId, median);
+      const inFlight = await inFlightAt(pool, ids, median.second);
       const walked = await walkFeed({ agent, url: `${base}/manager/v1/data/${network.id}`, apiKey: KEY, pid: server.pid! });
       if (String(walked.events) !== facts!.events) throw new Error(`the full walk returned ${walked.events} events of ${facts!.events}`);
       const step: TStep = { students: network.schools.reduce((n, s) => n + s.students, 0), events: Number(facts!.events), databaseMb: Number(facts!.mb), seedSeconds, loadAverage, queries, inFlight, walk: walked };

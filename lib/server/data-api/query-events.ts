@@ -168,7 +168,7 @@ export const profileCondition = (id: string) => `(e."profileIds"[1] = ${id} OR e
  * starts there reads, before its first match, only events of transactions that were running when
  * that entry was written. occurredAt is kept to the millisecond (rounded), hence the margin.
  */
-function feedFloorSql(from: string): string {
+export function feedFloorSql(from: string): string {
   return `COALESCE((SELECT c.txid FROM "FeedClock" c WHERE c."at" <= (${from})::timestamptz - interval '1 millisecond' ORDER BY c."at" DESC LIMIT 1), 0)`;
 }
 
