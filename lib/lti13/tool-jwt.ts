@@ -3,8 +3,9 @@
  * assertion of the services' token request (Security Framework 1.0 §4.1, RFC 7523). Pure: the
  * tool's keys come in as a jose key getter.
  */
-import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
+import { jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import { CLAIMS } from "./claims";
+import { joseFailure, type TJoseFailure } from "./jose-failure";
 
 export type TToolJwtRule =
   | "signatureValid"
@@ -19,17 +20,16 @@ export type TToolJwtRule =
 
 export type TToolJwtResult = { ok: true; claims: JWTPayload } | { ok: false; rule: TToolJwtRule };
 
-function ruleOf(error: unknown): TToolJwtRule {
-  if (error instanceof errors.JWKSNoMatchingKey) return "kidKnown";
-  if (error instanceof errors.JWTExpired) return "notExpired";
-  if (error instanceof errors.JWTClaimValidationFailed) {
-    if (error.claim === "iss") return "issuerIsClient";
-    if (error.claim === "aud") return "audienceIsHub";
-    if (error.claim === "exp" || error.claim === "iat") return "notExpired";
-    return "nonceOrJtiPresent";
-  }
-  return "signatureValid";
-}
+/** jose's failures in this file's rules (an algorithm other than RS256 is a bad signature here). */
+const RULE_OF: Record<TJoseFailure, TToolJwtRule> = {
+  kid: "kidKnown",
+  alg: "signatureValid",
+  expired: "notExpired",
+  issuer: "issuerIsClient",
+  audience: "audienceIsHub",
+  claim: "nonceOrJtiPresent",
+  signature: "signatureValid",
+};
 
 interface TVerifyOptions {
   keys: JWTVerifyGetKey;
@@ -51,7 +51,7 @@ async function verify(token: string, options: TVerifyOptions, required: string[]
     });
     return { ok: true, claims: payload };
   } catch (error) {
-    return { ok: false, rule: ruleOf(error) };
+    return { ok: false, rule: RULE_OF[joseFailure(error)] };
   }
 }
 

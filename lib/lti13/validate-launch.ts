@@ -3,8 +3,9 @@
  * Framework 1.0 §5.1.3): the reference tool and the launch tester use it. One rule per failure,
  * in order; the first that fails decides, and only its name is reported.
  */
-import { decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
+import { decodeProtectedHeader, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import { CLAIMS, type TMessageType } from "./claims";
+import { joseFailure, type TJoseFailure } from "./jose-failure";
 
 export type TLaunchRule =
   | "idTokenPresent"
@@ -37,18 +38,16 @@ export type TLaunchResult = { ok: true; claims: JWTPayload; messageType: TMessag
 
 const fail = (rule: TLaunchRule): TLaunchResult => ({ ok: false, rule });
 
-function joseRule(error: unknown): TLaunchRule {
-  if (error instanceof errors.JWKSNoMatchingKey) return "kidKnown";
-  if (error instanceof errors.JOSEAlgNotAllowed) return "algIsRs256";
-  if (error instanceof errors.JWTExpired) return "notExpired";
-  if (error instanceof errors.JWTClaimValidationFailed) {
-    if (error.claim === "iss") return "issuerMatches";
-    if (error.claim === "aud") return "audienceIsClient";
-    if (error.claim === "exp" || error.claim === "iat") return "notExpired";
-    return "requiredClaimsPresent";
-  }
-  return "signatureValid";
-}
+/** jose's failures in this file's rules. */
+const RULE_OF: Record<TJoseFailure, TLaunchRule> = {
+  kid: "kidKnown",
+  alg: "algIsRs256",
+  expired: "notExpired",
+  issuer: "issuerMatches",
+  audience: "audienceIsClient",
+  claim: "requiredClaimsPresent",
+  signature: "signatureValid",
+};
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -85,7 +84,7 @@ export async function validateLaunch(idToken: string | undefined, expect: TLaunc
       requiredClaims: ["exp", "iat", "nonce"],
     }));
   } catch (error) {
-    return fail(joseRule(error));
+    return fail(RULE_OF[joseFailure(error)]);
   }
   // OIDC Core §3.1.3.7: with several audiences, azp must be our client id.
   if (Array.isArray(claims.aud) && claims.aud.length > 1 && claims.azp !== expect.clientId) return fail("audienceIsClient");
