@@ -1,40 +1,7 @@
-// Run once by Next, on the server's first request (server.mjs sends itself one): registers the routes
-// server.mjs answers without Next's router, with the route files' own handlers
-// (lib/server/http/hot-routes.ts, docs/decisions/021-hot-routes-beside-next.md), and starts the
-// webhook worker (docs/webhooks.md), stopped with the server.
+// Run once by Next, on the server's first request (server.mjs sends itself one). Everything it
+// does needs Node.js, so it lives in instrumentation-node.ts, imported only under that runtime:
+// written as Next documents it, the Edge build leaves the import out instead of bundling (and
+// warning about) the whole server.
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const [{ registerHotRoutes, registerShutdownTask }, { flushAccessLogs }, launch, token, userInfo, data, summary] = await Promise.all([
-    import("@/lib/server/http/hot-routes"),
-    import("@/lib/server/audit/log-access"),
-    import("@/app/(portal)/launch/[placementId]/route"),
-    import("@/app/lti/v1/oauth2/authorize/route"),
-    import("@/app/users/v1/users/info/route"),
-    import("@/app/manager/v1/data/[orgId]/route"),
-    import("@/app/manager/v1/summary/[orgId]/route"),
-  ]);
-  registerShutdownTask(flushAccessLogs);
-  await startWebhooks(registerShutdownTask);
-  registerHotRoutes([
-    { method: "POST", path: "/lti/v1/oauth2/authorize", handler: (request) => token.POST(request) },
-    { method: "GET", path: "/users/v1/users/info", handler: (request) => userInfo.GET(request) },
-    { method: "POST", path: "/users/v1/users/info", handler: (request) => userInfo.POST(request) },
-    { method: "OPTIONS", path: "/users/v1/users/info", handler: () => userInfo.OPTIONS() },
-    {
-      method: "GET",
-      path: /^\/launch\/(?<placementId>[^/]+)$/,
-      handler: (request, params) => launch.GET(request, { params: Promise.resolve({ placementId: params.placementId! }) }),
-    },
-    // A partner's sync: pages, and whole feeds streamed through the bridge (issue #24).
-    { method: "GET", path: /^\/manager\/v1\/data\/(?<orgId>[^/]+)$/, handler: (request, params) => data.GET(request, { params: Promise.resolve({ orgId: params.orgId! }) }) },
-    { method: "GET", path: /^\/manager\/v1\/summary\/(?<orgId>[^/]+)$/, handler: (request, params) => summary.GET(request, { params: Promise.resolve({ orgId: params.orgId! }) }) },
-  ]);
-}
-
-/** The webhook worker of this process, unless HUB_WEBHOOK_WORKER=0; SIGTERM lets its batches in flight finish. */
-async function startWebhooks(onShutdown: (task: () => Promise<void>) => void): Promise<void> {
-  const [{ env }, { startWebhookWorker }] = await Promise.all([import("@/lib/env"), import("@/lib/server/webhooks/run-webhook-worker")]);
-  if (env().HUB_WEBHOOK_WORKER === "0") return;
-  const worker = startWebhookWorker();
-  onShutdown(() => worker.stop());
+  if (process.env.NEXT_RUNTIME === "nodejs") await (await import("./instrumentation-node")).registerNode();
 }
