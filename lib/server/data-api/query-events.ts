@@ -172,6 +172,26 @@ export function feedFloorSql(from: string): string {
   return `COALESCE((SELECT c.txid FROM "FeedClock" c WHERE c."at" <= (${from})::timestamptz - interval '1 millisecond' ORDER BY c."at" DESC LIMIT 1), 0)`;
 }
 
+/**
+ * The txid where the events of `institution` (SQL) that started at or after `from` (SQL, a
+ * timestamptz) begin in feed order: a position no such event is below. From the feed clock's
+ * floor, it hops a transaction at a time (one index probe each) over the events of transactions
+ * that started before `from` but took their txid after the floor, i.e. were in flight at `from`:
+ * a transaction's events all have its start as occurredAt (the column's default, decision 013),
+ * so the first event of a txid tells whether any of them can match. The scan that follows then
+ * reads no event of those transactions, however many they wrote (a CSV import of thousands of
+ * rows, say), and the hops are as many as the transactions in flight: bounded by the writers
+ * running at `from`, not by the history (docs/decisions/018-feed-clock-and-maintained-counts.md).
+ */
+export function feedStartSql(institution: string, from: string): string {
+  const floor = feedFloorSql(from);
+  const next = (position: string) =>
+    `SELECT e.txid, e."occurredAt" AS at FROM "ChangeEvent" e WHERE e."institutionId" = ${institution} AND (e.txid, e.seq) >= (${position}, 0) ORDER BY e.txid, e.seq LIMIT 1`;
+  return `(WITH RECURSIVE hop AS ((${next(floor)})
+      UNION ALL SELECT n.txid, n.at FROM hop, LATERAL (${next("hop.txid + 1")}) n WHERE hop.at < (${from})::timestamptz)
+    SELECT COALESCE(CASE WHEN bool_or(hop.at >= (${from})::timestamptz) THEN max(hop.txid) ELSE max(hop.txid) + 1 END, ${floor}) FROM hop)`;
+}
+
 /** The row's grant (TFeedView.grantedTxid) as SQL, or null when the whole history is shown. */
 function grantSql(view: TFeedView, p: (value: unknown) => string): string | null {
   const ids = Object.keys(view.grantedTxid);
@@ -240,7 +260,7 @@ function timeSafeHorizonSql(ids: string): string {
       SELECT min(f.txid) FROM unnest(${ids}::uuid[]) AS i(id), LATERAL (
         SELECT e.txid FROM "ChangeEvent" e
         WHERE e."institutionId" = i.id AND e.txid < h0.xmin
-          AND e."occurredAt" >= t.at AND (e.txid, e.seq) >= (${feedFloorSql("t.at")}, 0)
+          AND e."occurredAt" >= t.at AND (e.txid, e.seq) >= (${feedStartSql("i.id", "t.at")}, 0)
         ORDER BY e.txid, e.seq LIMIT 1) f
     ), h0.xmin)) AS xmin
     FROM (${HORIZON_SQL}) h0, (
@@ -256,8 +276,13 @@ export function buildEventPageQuery(options: { filters: TEventFilters; after?: T
   // A read that spans several statements (a whole feed, streamed) keeps the first one's horizon:
   // every transaction below it had ended then, so each statement sees the same events below it.
   const horizonSql = options.horizon !== undefined ? `SELECT ${p(options.horizon)}::bigint AS xmin` : filters.from ? timeSafeHorizonSql(p(filters.institutionIds)) : HORIZON_SQL;
-  // user_id is read by its own ordered scans below, not as a condition of each branch.
-  const where = eventConditions({ ...filters, userId: undefined }, params);
+  // user_id is read by its own ordered scans below, not as a condition of each branch. Without
+  // it, each institution's scan starts where its events from min_date begin (feedStartSql)
+  // instead of at the feed clock's floor.
+  const positioned = filters.from !== undefined && !filters.userId;
+  const where = eventConditions({ ...filters, userId: undefined, from: positioned ? undefined : filters.from }, params);
+  const from = positioned ? p(filters.from!.toISOString()) : undefined;
+  if (from) where.push(`e."occurredAt" >= ${from}::timestamptz`);
   if (after) where.push(`(e.txid, e.seq) > (${p(after.txid)}::bigint, ${p(after.seq)}::bigint)`);
   // The horizon is computed once (h) and read by every branch, so the cut and the horizon the
   // response reports are the same number.
@@ -265,8 +290,8 @@ export function buildEventPageQuery(options: { filters: TEventFilters; after?: T
   const take = p(limit + 1);
   const ids = filters.institutionIds;
   const COLUMNS = columns((filters.view && eventKindSql(filters.view, p)) ?? "e.kind::text");
-  const branch = (institution: string) =>
-    `(SELECT ${COLUMNS} FROM "ChangeEvent" e WHERE ${[institution, ...where].join(" AND ")} ORDER BY e.txid, e.seq LIMIT ${take})`;
+  const branch = (...conditions: string[]) =>
+    `(SELECT ${COLUMNS} FROM "ChangeEvent" e WHERE ${[...conditions, ...where].join(" AND ")} ORDER BY e.txid, e.seq LIMIT ${take})`;
 
   let page: string;
   if (filters.userId) {
@@ -282,7 +307,12 @@ export function buildEventPageQuery(options: { filters: TEventFilters; after?: T
     // One ordered index scan per institution, merged (Merge Append) and cut at the limit: a page
     // reads about limit + (number of institutions) rows, however large the subtree's history.
     const list = p(ids);
-    page = ids.map((_, i) => branch(`e."institutionId" = (${list}::uuid[])[${i + 1}]`)).join(" UNION ALL ");
+    page = ids
+      .map((_, i) => {
+        const institution = `(${list}::uuid[])[${i + 1}]`;
+        return from ? branch(`e."institutionId" = ${institution}`, `(e.txid, e.seq) >= (${feedStartSql(institution, from)}, 0)`) : branch(`e."institutionId" = ${institution}`);
+      })
+      .join(" UNION ALL ");
   }
   // LEFT JOIN: the horizon comes back even when the page is empty.
   const sql = `WITH h AS MATERIALIZED (${horizonSql}),
