@@ -1,8 +1,9 @@
 // The summary's counts from the counts maintained with the log (EventCount, GrantCountRow:
 // prisma/migrations/20261126140100_feed_clock_and_counts; docs/decisions/018-feed-clock-and-maintained-counts.md),
 // never a scan of the events. Equal to the GROUP BY of count-event-tree.ts with the same filters and
-// view (maintained-counts.test.ts checks it on random histories).
+// view (feed-equivalence.test.ts checks it on random histories).
 import { database } from "@/lib/server/db/database";
+import { log } from "@/lib/server/log.mjs";
 import { Role } from "@/lib/generated/prisma/enums";
 import type { TEntityName, TEventKind } from "@/lib/validations/data-api";
 import { PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
@@ -50,6 +51,26 @@ function visibility(view: TFeedView): (role: string, mask: number) => boolean {
   };
 }
 
+/** Delta rows beyond one per key, per institution, from which a read folds them. */
+const SCATTERED = 32;
+
+/**
+ * Folds, after the read and without waiting, the count rows of the institutions whose keys the
+ * read found spread over SCATTERED rows more than there are keys ("hub_fold_counts",
+ * prisma/migrations/20261128100000_counts_folded_per_institution): writers fold now and then, and
+ * this keeps what a summary reads at about one row per key whatever they did. Sums are unchanged,
+ * so a summary running beside the fold counts the same.
+ */
+function foldWhenScattered(totals: readonly { institutionId: string; rows: number }[]): void {
+  const extra = new Map<string, number>();
+  for (const row of totals) extra.set(row.institutionId, (extra.get(row.institutionId) ?? 0) + row.rows - 1);
+  const scattered = [...extra].filter(([, n]) => n >= SCATTERED).map(([id]) => id);
+  if (scattered.length === 0) return;
+  database()
+    .sql.query(`SELECT "hub_fold_counts"($1::uuid[])`, [scattered])
+    .catch((error: unknown) => log().warn({ err: error, institutions: scattered.length }, "folding the event counts failed; the next summary tries again"));
+}
+
 /**
  * Event counts per institution, entity and kind (the kind the application's feed shows), for the
  * institutions `institutionIds` and the filters entities, kinds, periodCode and view. Reads one
@@ -67,12 +88,13 @@ export async function readMaintainedCounts(options: {
   const period = (ref: number) => (filters.periodCode ? ` AND (c."periodCode" = $${ref} OR c."periodCode" IS NULL)` : "");
   if (filters.periodCode) params.push(filters.periodCode);
   const keys = `c.entity::text AS entity, c.kind::text AS kind, c."periodCode", c.role, c."hiddenMask"`;
-  const totals = await sql.query<TKeyRow & { n: string }>(
-    `SELECT c."institutionId", ${keys}, sum(c.n)::text AS n FROM "EventCount" c
+  const totals = await sql.query<TKeyRow & { n: string; rows: number }>(
+    `SELECT c."institutionId", ${keys}, sum(c.n)::text AS n, count(*)::int AS rows FROM "EventCount" c
       WHERE c."institutionId" = ANY($1::uuid[]) AND c.entity = ANY($2::text[]::"EntityName"[])${period(3)}
       GROUP BY 1, 2, 3, 4, 5, 6`,
     params,
   );
+  foldWhenScattered(totals);
 
   const grants = new Map<string, string>();
   if (filters.view) {
