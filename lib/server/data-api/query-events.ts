@@ -82,18 +82,19 @@ const columns = (kind: string) => `e.id, e.entity::text AS entity, ${kind} AS ki
  * index scan over the page's profile ids): a plain join may be hashed over every Profile and
  * Person (50 ms per page at 100,000 students).
  */
-const PEOPLE_CTE = `pe AS MATERIALIZED (SELECT pr.id AS "profileId", p.name, to_char(p."birthDate", 'YYYY-MM-DD') AS "birthDate", p.cpf, p.email, p.phone
-    FROM "Profile" pr JOIN "Person" p ON p.id = pr."personId"
-    WHERE pr.id = ANY (ARRAY(SELECT u."recordId" FROM u WHERE u.entity = 'usuario')))`;
-const PERSON_COLUMNS = `pe."profileId" AS "personal", pe.name AS "pName", pe."birthDate" AS "pBirthDate", pe.cpf AS "pCpf", pe.email AS "pEmail", pe.phone AS "pPhone"`;
+const peopleSql = (profileIds: string) => `SELECT pr.id AS "profileId", p.name, to_char(p."birthDate", 'YYYY-MM-DD') AS "birthDate", p.cpf, p.email, p.phone
+    FROM "Profile" pr JOIN "Person" p ON p.id = pr."personId" WHERE pr.id = ANY (${profileIds})`;
+const PEOPLE_CTE = `pe AS MATERIALIZED (${peopleSql(`ARRAY(SELECT u."recordId" FROM u WHERE u.entity = 'usuario')`)})`;
+const PERSON_COLUMNS = `pe."profileId", pe.name, pe."birthDate", pe.cpf, pe.email, pe.phone`;
 
-interface TPersonalColumns {
-  personal: string | null;
-  pName: string | null;
-  pBirthDate: string | null;
-  pCpf: string | null;
-  pEmail: string | null;
-  pPhone: string | null;
+/** A profile's person as the page shows it; `profileId` null when the row is no usuario or its profile is gone. */
+interface TPersonColumns {
+  profileId: string | null;
+  name: string | null;
+  birthDate: string | null;
+  cpf: string | null;
+  email: string | null;
+  phone: string | null;
 }
 
 const member = (name: string, value: string | null) => `"${name}": ${value === null ? "null" : JSON.stringify(value)}`;
@@ -102,13 +103,13 @@ const member = (name: string, value: string | null) => `"${name}": ${value === n
  * The record text with the person's values appended, in the layout PostgreSQL writes jsonb
  * (`{"key": value, "key": value}`), which the privacy filter's text path reads (privacy.ts).
  */
-function withPersonalValues(record: string, p: TPersonalColumns): string {
+function withPersonalValues(record: string, p: TPersonColumns): string {
   const members = [
-    member("nome_usuario", p.pName),
-    member("idade", p.pBirthDate),
-    member("cpf", p.pCpf),
-    member("email_usuario", p.pEmail),
-    member("telefone", p.pPhone),
+    member("nome_usuario", p.name),
+    member("idade", p.birthDate),
+    member("cpf", p.cpf),
+    member("email_usuario", p.email),
+    member("telefone", p.phone),
   ].join(", ");
   return record.length > 2 ? `${record.slice(0, -1)}, ${members}}` : `{${members}}`;
 }
@@ -268,9 +269,22 @@ function timeSafeHorizonSql(ids: string): string {
       WHERE a.datid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND a.xact_start IS NOT NULL) t`;
 }
 
-/** The SQL of one page; exported for the benchmark's "equivalent raw SQL" and for EXPLAIN. */
-export function buildEventPageQuery(options: { filters: TEventFilters; after?: TCursorPosition; limit: number; horizon?: string }): { sql: string; params: unknown[] } {
+interface TPageOptions {
+  filters: TEventFilters;
+  after?: TCursorPosition;
+  limit: number;
+  /** The horizon of an earlier statement of the same read (a whole feed, streamed). */
+  horizon?: string;
+}
+
+/**
+ * The SQL of one page; exported for the benchmark's "equivalent raw SQL" and for EXPLAIN. With
+ * `people: false` the usuario rows' people are not looked up: the statement returns each row's
+ * `recordId`, and queryEventsThenPeople looks them up in a second statement.
+ */
+export function buildEventPageQuery(options: TPageOptions & { people?: boolean }): { sql: string; params: unknown[] } {
   const { filters, after, limit } = options;
+  const people = options.people ?? true;
   const params: unknown[] = [];
   const p = (value: unknown) => `$${params.push(value)}`;
   // A read that spans several statements (a whole feed, streamed) keeps the first one's horizon:
@@ -315,27 +329,80 @@ export function buildEventPageQuery(options: { filters: TEventFilters; after?: T
       .join(" UNION ALL ");
   }
   // LEFT JOIN: the horizon comes back even when the page is empty.
-  const sql = `WITH h AS MATERIALIZED (${horizonSql}),
+  const rowColumns = `h.xmin::text AS horizon, u.id, u.entity, u.kind, u.record::text AS record, u."occurredAtMs", u.txid::text AS txid, u.seq::text AS seq`;
+  const sql = people
+    ? `WITH h AS MATERIALIZED (${horizonSql}),
     u AS MATERIALIZED (SELECT * FROM (${page}) b ORDER BY b.txid, b.seq LIMIT ${take}),
     ${PEOPLE_CTE}
-    SELECT h.xmin::text AS horizon, u.id, u.entity, u.kind, u.record::text AS record, u."occurredAtMs", u.txid::text AS txid, u.seq::text AS seq,
-      ${PERSON_COLUMNS}
+    SELECT ${rowColumns}, ${PERSON_COLUMNS}
     FROM h LEFT JOIN u ON true LEFT JOIN pe ON u.entity = 'usuario' AND pe."profileId" = u."recordId"
+    ORDER BY u.txid, u.seq`
+    : `WITH h AS MATERIALIZED (${horizonSql}),
+    u AS MATERIALIZED (SELECT * FROM (${page}) b ORDER BY b.txid, b.seq LIMIT ${take})
+    SELECT ${rowColumns}, u."recordId"
+    FROM h LEFT JOIN u ON true
     ORDER BY u.txid, u.seq`;
   return { sql, params };
 }
 
-export async function queryEvents(options: { filters: TEventFilters; after?: TCursorPosition; limit: number; horizon?: string }): Promise<TEventPage> {
-  const { sql, params } = buildEventPageQuery(options);
-  const result = await database().sql.query<TEventRow & TPersonalColumns & { horizon: string; id: string | null }>(sql, params);
+type TResultRow = TEventRow & { horizon: string; id: string | null; recordId?: string };
+
+/** The page of a statement's rows (the first row always carries the horizon; `id` is null on an empty page). */
+function toPage<R extends TResultRow>(result: R[], limit: number, record: (row: R) => string): TEventPage {
   const horizon = result[0]!.horizon;
   const rows: TEventRow[] = [];
   for (const r of result) {
     if (r.id === null) continue;
-    const record = r.personal === null ? r.record : withPersonalValues(r.record, r);
-    rows.push({ id: r.id, entity: r.entity, kind: r.kind, record, occurredAtMs: r.occurredAtMs, txid: r.txid, seq: r.seq });
+    rows.push({ id: r.id, entity: r.entity, kind: r.kind, record: record(r), occurredAtMs: r.occurredAtMs, txid: r.txid, seq: r.seq });
   }
-  const hasMore = rows.length > options.limit;
-  if (hasMore) rows.length = options.limit;
+  const hasMore = rows.length > limit;
+  if (hasMore) rows.length = limit;
   return { rows, hasMore, horizon };
+}
+
+/** One page in one statement, its people included: one round trip (a page of the API). */
+export async function queryEvents(options: TPageOptions): Promise<TEventPage> {
+  const { sql, params } = buildEventPageQuery(options);
+  const result = await database().sql.query<TResultRow & TPersonColumns>(sql, params);
+  return toPage(result, options.limit, (r) => (r.profileId === null ? r.record : withPersonalValues(r.record, r)));
+}
+
+/** A page whose usuario rows get their people's current values when `people` settles. */
+export interface TEventPageThenPeople extends TEventPage {
+  /**
+   * Settles when every usuario row's `record` carries its person's current values (set in
+   * place, by a second statement on another connection). Until then those records are the
+   * stored ones: read them only after it.
+   */
+  people: Promise<void>;
+}
+
+/**
+ * One page in two statements: the events, then their people (decision 016's current values).
+ * The caller has the rows, positions and horizon as soon as the events are read: the whole feed
+ * reads its next chunk (whose cursor is this chunk's last position) while this chunk's people
+ * are looked up, so two statements run at once on two connections. At a million students the
+ * people are most of a usuario chunk's database time (docs/performance.md, "The whole feed in
+ * two statements a chunk"). A single page stays one statement (queryEvents): split, it measured
+ * 5–6 ms slower.
+ */
+export async function queryEventsThenPeople(options: TPageOptions): Promise<TEventPageThenPeople> {
+  const { sql, params } = buildEventPageQuery({ ...options, people: false });
+  const result = await database().sql.query<TResultRow>(sql, params);
+  const page = toPage(result, options.limit, (r) => r.record);
+  // page.rows[i] is the i-th row of the result that has an event.
+  const found = result.filter((r) => r.id !== null);
+  const usuario = page.rows.flatMap((row, i) => (row.entity === "usuario" ? [{ row, profileId: found[i]!.recordId! }] : []));
+  const people = (async () => {
+    if (usuario.length === 0) return;
+    const profileIds = [...new Set(usuario.map((u) => u.profileId))];
+    const byProfile = new Map((await database().sql.query<TPersonColumns & { profileId: string }>(peopleSql("$1::uuid[]"), [profileIds])).map((p) => [p.profileId, p]));
+    for (const { row, profileId } of usuario) {
+      const person = byProfile.get(profileId);
+      if (person) row.record = withPersonalValues(row.record, person);
+    }
+  })();
+  // Awaited by the caller; a caller that has gone (a client that disconnected) never will.
+  people.catch(() => undefined);
+  return { ...page, people };
 }
