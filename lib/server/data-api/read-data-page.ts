@@ -54,8 +54,21 @@ type TReadOptions = {
 
 /** Events read per statement when a whole feed is streamed: one page's worth of memory at a time. */
 const STREAM_CHUNK = 1000;
-/** Pieces of eventPieces per string written (each event is ten pieces): about 100 events. */
-const PIECES_PER_WRITE = 1000;
+/** Pieces of eventPieces encoded per Buffer (each event is ten pieces): about 100 events, ≈ 35 KB. */
+const PIECES_PER_BUFFER = 1000;
+
+/**
+ * `before`, `pieces` and `after` as UTF-8 Buffers of about 100 events each. Joined whole, a page's
+ * or chunk's events make a string of 150–350 KB, which V8 allocates in its large-object space,
+ * freed only by a full collection: under the Data API's load that garbage was most of the
+ * server's RSS (docs/performance.md). Strings of 35 KB die young.
+ */
+function encodePieces(before: string[], pieces: string[], after: string[]): Buffer[] {
+  const buffers: Buffer[] = [];
+  const all = [...before, ...pieces, ...after];
+  for (let at = 0; at < all.length; at += PIECES_PER_BUFFER) buffers.push(Buffer.from(all.slice(at, at + PIECES_PER_BUFFER).join("")));
+  return buffers;
+}
 
 /**
  * Authorizes (status order in authorize-data-access.ts), then validates the query (400 naming
@@ -193,15 +206,7 @@ function streamWholeFeed(read: Awaited<ReturnType<typeof prepareRead>>): JsonStr
       await page.people;
       const { rows } = page;
       const filter = ENTITIES_WITH_PERSONAL_ATTRIBUTES.has(entity) ? registro : null;
-      if (rows.length) {
-        // A chunk goes out as several strings of about 100 events (≈ 35 KB): one string of the
-        // whole chunk (≈ 350 KB) is allocated in V8's large-object space, which only a full
-        // collection frees, and the walk's RSS rose by that much garbage between them.
-        const pieces = eventPieces(rows, timeZone, filter, ids);
-        for (let at = 0; at < pieces.length; at += PIECES_PER_WRITE) {
-          yield Buffer.from((at === 0 && !first ? "," : "") + pieces.slice(at, at + PIECES_PER_WRITE).join(""));
-        }
-      }
+      if (rows.length) yield* encodePieces(first ? [] : [","], eventPieces(rows, timeZone, filter, ids), []);
       count += rows.length;
       first &&= rows.length === 0;
       if (more) continue;
@@ -237,9 +242,9 @@ function eventPieces(rows: TEventRow[], timeZone: string, filter: ((json: string
 /**
  * The page as UTF-8 JSON, written directly: records are spliced as the database wrote them
  * (edited only where an attribute rule applies), so no row becomes an object and back. Each
- * entity's events are joined from a flat list of pieces and encoded on their own: one flat
- * string per entity, not a rope of a thousand templates, which halves this step's CPU
- * (docs/performance.md).
+ * entity's events are joined from a flat list of pieces and encoded a hundred events at a time
+ * (encodePieces): flat strings, not a rope of a thousand templates, which halves this step's
+ * CPU (docs/performance.md).
  */
 export function writeDataPage(options: {
   rows: TEventRow[];
@@ -260,9 +265,8 @@ export function writeDataPage(options: {
   let separator = "";
   for (const [entity, events] of byEntity) {
     const filter = ENTITIES_WITH_PERSONAL_ATTRIBUTES.has(entity) ? registro : null;
-    const pieces: string[] = [`${separator}"${entity}":[`, ...eventPieces(events, timeZone, filter, options.ids), "]"];
+    chunks.push(...encodePieces([`${separator}"${entity}":[`], eventPieces(events, timeZone, filter, options.ids), ["]"]));
     separator = ",";
-    chunks.push(Buffer.from(pieces.join("")));
   }
   chunks.push(Buffer.from(`},"paginacao":${JSON.stringify(options.paginacao)}}`));
   return new JsonText(Buffer.concat(chunks));
