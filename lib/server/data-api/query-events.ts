@@ -175,8 +175,9 @@ export function feedFloorSql(from: string): string {
 
 /**
  * The txid where the events of `institution` (SQL) that started at or after `from` (SQL, a
- * timestamptz) begin in feed order: a position no such event is below. From the feed clock's
- * floor, it hops a transaction at a time (one index probe each) over the events of transactions
+ * timestamptz) begin in feed order: a position no such event is below. From `floor` (SQL: the
+ * feed clock's floor for `from`, feedFloorSql, computed once by the caller for every
+ * institution), it hops a transaction at a time (one index probe each) over the events of transactions
  * that started before `from` but took their txid after the floor, i.e. were in flight at `from`:
  * a transaction's events all have its start as occurredAt (the column's default, decision 013),
  * so the first event of a txid tells whether any of them can match. The scan that follows then
@@ -184,8 +185,7 @@ export function feedFloorSql(from: string): string {
  * rows, say), and the hops are as many as the transactions in flight: bounded by the writers
  * running at `from`, not by the history (docs/decisions/018-feed-clock-and-maintained-counts.md).
  */
-export function feedStartSql(institution: string, from: string): string {
-  const floor = feedFloorSql(from);
+export function feedStartSql(institution: string, from: string, floor: string): string {
   const next = (position: string) =>
     `SELECT e.txid, e."occurredAt" AS at FROM "ChangeEvent" e WHERE e."institutionId" = ${institution} AND (e.txid, e.seq) >= (${position}, 0) ORDER BY e.txid, e.seq LIMIT 1`;
   return `(WITH RECURSIVE hop AS ((${next(floor)})
@@ -261,12 +261,12 @@ function timeSafeHorizonSql(ids: string): string {
       SELECT min(f.txid) FROM unnest(${ids}::uuid[]) AS i(id), LATERAL (
         SELECT e.txid FROM "ChangeEvent" e
         WHERE e."institutionId" = i.id AND e.txid < h0.xmin
-          AND e."occurredAt" >= t.at AND (e.txid, e.seq) >= (${feedStartSql("i.id", "t.at")}, 0)
+          AND e."occurredAt" >= t.at AND (e.txid, e.seq) >= (${feedStartSql("i.id", "t.at", "t.floor")}, 0)
         ORDER BY e.txid, e.seq LIMIT 1) f
     ), h0.xmin)) AS xmin
-    FROM (${HORIZON_SQL}) h0, (
+    FROM (${HORIZON_SQL}) h0, (SELECT t0.at, ${feedFloorSql("t0.at")} AS floor FROM (
       SELECT LEAST(min(a.xact_start), now()) - interval '1 second' AS at FROM pg_stat_get_activity(NULL) a
-      WHERE a.datid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND a.xact_start IS NOT NULL) t`;
+      WHERE a.datid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND a.xact_start IS NOT NULL) t0) t`;
 }
 
 interface TPageOptions {
@@ -324,21 +324,25 @@ export function buildEventPageQuery(options: TPageOptions & { people?: boolean }
     page = ids
       .map((_, i) => {
         const institution = `(${list}::uuid[])[${i + 1}]`;
-        return from ? branch(`e."institutionId" = ${institution}`, `(e.txid, e.seq) >= (${feedStartSql(institution, from)}, 0)`) : branch(`e."institutionId" = ${institution}`);
+        const start = from ? [`(e.txid, e.seq) >= (${feedStartSql(institution, from, "(SELECT fl.txid FROM fl)")}, 0)`] : [];
+        return branch(`e."institutionId" = ${institution}`, ...start);
       })
       .join(" UNION ALL ");
   }
   // LEFT JOIN: the horizon comes back even when the page is empty.
   const rowColumns = `h.xmin::text AS horizon, u.id, u.entity, u.kind, u.record::text AS record, u."occurredAtMs", u.txid::text AS txid, u.seq::text AS seq`;
+  // The feed clock's floor for min_date, read once for every institution's start (fl).
+  const ctes = [
+    `h AS MATERIALIZED (${horizonSql})`,
+    ...(from ? [`fl AS MATERIALIZED (SELECT ${feedFloorSql(from)} AS txid)`] : []),
+    `u AS MATERIALIZED (SELECT * FROM (${page}) b ORDER BY b.txid, b.seq LIMIT ${take})`,
+  ];
   const sql = people
-    ? `WITH h AS MATERIALIZED (${horizonSql}),
-    u AS MATERIALIZED (SELECT * FROM (${page}) b ORDER BY b.txid, b.seq LIMIT ${take}),
-    ${PEOPLE_CTE}
+    ? `WITH ${[...ctes, PEOPLE_CTE].join(",\n    ")}
     SELECT ${rowColumns}, ${PERSON_COLUMNS}
     FROM h LEFT JOIN u ON true LEFT JOIN pe ON u.entity = 'usuario' AND pe."profileId" = u."recordId"
     ORDER BY u.txid, u.seq`
-    : `WITH h AS MATERIALIZED (${horizonSql}),
-    u AS MATERIALIZED (SELECT * FROM (${page}) b ORDER BY b.txid, b.seq LIMIT ${take})
+    : `WITH ${ctes.join(",\n    ")}
     SELECT ${rowColumns}, u."recordId"
     FROM h LEFT JOIN u ON true
     ORDER BY u.txid, u.seq`;
