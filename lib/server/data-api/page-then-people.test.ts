@@ -35,10 +35,10 @@ describe("a page in two statements", () => {
         const one = await queryEvents({ filters, after, limit });
         const two = await queryEventsThenPeople({ filters, after, limit });
         await two.people;
-        // The horizon is each read's own (with nothing running here it is the snapshot's xmax,
-        // which other databases' transactions move), so the two reads' horizons may differ.
+        // The horizon is each read's own: with nothing running here it is the snapshot's xmax, which
+        // other databases' transactions move, and an xid hub_feed_horizon cannot place lowers it.
+        // So two reads' horizons may differ either way; their rows may not.
         expect({ rows: two.rows, hasMore: two.hasMore }).toEqual({ rows: one.rows, hasMore: one.hasMore });
-        expect(BigInt(two.horizon)).toBeGreaterThanOrEqual(BigInt(one.horizon));
         if (!one.hasMore) break;
         after = { txid: one.rows.at(-1)!.txid, seq: one.rows.at(-1)!.seq };
       }
