@@ -74,4 +74,22 @@ describe("writeDataPage", () => {
     const page = writeDataPage({ rows: [], entities: ["turmaAluno", "usuario"], timeZone: ZONE, registro: (json) => json, configuracao, paginacao });
     expect(page.parse()).toEqual({ configuracao, dados: { usuario: [], turmaAluno: [] }, paginacao });
   });
+
+  it("writes pages larger than one Buffer (100 events) with every comma and bracket in place", () => {
+    // 250 usuario (three Buffers), exactly 100 turmaAluno (one, full), one turma.
+    const many = (entity: TEntityName, n: number, from: number): TEventRow[] =>
+      Array.from({ length: n }, (_, i) => ({ ...rows[0]!, id: uuid(1000 + from + i), entity, record: RECORDS[entity], txid: String(5000 + from + i) }));
+    const big = [...many("usuario", 250, 0), ...many("turmaAluno", 100, 250), ...many("turma", 1, 350)];
+    const page = writeDataPage({ rows: big, entities: ENTITY_NAMES, timeZone: ZONE, registro: (json) => json, configuracao, paginacao });
+    const body = page.parse();
+    expect(body.dados.usuario?.map((e) => e.id)).toEqual(big.slice(0, 250).map((r) => r.id));
+    expect(body.dados.turmaAluno?.map((e) => e.id)).toEqual(big.slice(250, 350).map((r) => r.id));
+    expect(body.dados.turma).toHaveLength(1);
+    expect(body.paginacao).toEqual(paginacao);
+  });
+
+  it("writes a page of no entity", () => {
+    const page = writeDataPage({ rows: [], entities: [], timeZone: ZONE, registro: (json) => json, configuracao, paginacao });
+    expect(page.parse()).toEqual({ configuracao, dados: {}, paginacao });
+  });
 });
