@@ -1,7 +1,8 @@
 // A page read in two statements (queryEventsThenPeople: the events, then their people) is the
 // page read in one (queryEvents), usuario records with their people's current values included,
 // once `people` settles. The API's pages and the whole feed read this way. PGlite and PostgreSQL.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { database } from "@/lib/server/db/database";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
 import { createPerson } from "@/lib/server/school-data/create-person";
 import { createProfile } from "@/lib/server/school-data/create-profile";
@@ -48,5 +49,22 @@ describe("a page in two statements", () => {
     const renamed = all.rows.filter((row) => row.entity === "usuario" && JSON.parse(row.record).id === profiles[1]!.profile.id);
     expect(renamed.length).toBeGreaterThan(0);
     for (const row of renamed) expect(JSON.parse(row.record)).toMatchObject({ nome_usuario: "Aluna renomeada" });
+  });
+
+  it("keeps both statements prepared: a whole feed runs the same text once per chunk", async () => {
+    const school = await createInstitution({ name: "Escola das leituras preparadas", kind: "school" });
+    const person = await createPerson({ name: "Aluna preparada", cpf: syntheticCpf(71_000) });
+    await createProfile({ personId: person.id, institutionId: school.id, role: "aluno" });
+    await waitForVisibleEvents();
+    const query = vi.spyOn(database().sql, "query");
+    try {
+      const page = await queryEventsThenPeople({ filters: { institutionIds: [school.id], entities: ["usuario"], kinds: [...EVENT_KINDS] }, limit: 10 });
+      await page.people;
+      expect(page.rows).toHaveLength(1);
+      // The events' statement and the people's: planned once per connection, not once per chunk.
+      expect(query.mock.calls.map((call) => call[2])).toEqual([{ prepared: true }, { prepared: true }]);
+    } finally {
+      query.mockRestore();
+    }
   });
 });
