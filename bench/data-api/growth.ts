@@ -1,25 +1,26 @@
-// Growth benchmark (issue #24): one network of 10 schools grown to each size (10k, 100k, 1M
-// students by default) with PostgreSQL COPY, and at each size every Data API query of the contract
-// measured on the served hub (node server.mjs, production build): HTTP p50/p99 beside the p50/p99
-// of the endpoint's own SQL sent straight to PostgreSQL, and the buffers its plan reads (EXPLAIN
-// (ANALYZE, BUFFERS)). Then a full sync walk (events/s, the server's RSS). Prints a table per
-// size and one of p50 against size, writes the figures (JSON) and a plot (SVG).
+// Growth benchmark (issue #24): one network of 10 schools seeded at each size (10k, 100k, 1M
+// students by default) with PostgreSQL COPY, each size in its own database, and every Data API
+// query of the contract measured on the served hub (node server.mjs, production build; one server
+// per size), the sizes in turns: HTTP p50/p99 beside the p50/p99 of the endpoint's own SQL sent
+// straight to PostgreSQL, and the buffers its plan reads (EXPLAIN (ANALYZE, BUFFERS)). Then a full
+// sync walk per size (events/s, the server's RSS). Prints a table per size and one of p50 against
+// size, writes the figures (JSON) and a plot (SVG).
 //
 //   DATABASE_URL=postgresql://postgres:postgres@localhost:5432/postgres npx tsx bench/data-api/growth.ts \
 //     [--sizes 10000,100000,1000000] [--schools 10] [--port 3300] [--samples 40] [--database hub_growth] \
 //     [--plot docs/performance-growth.svg] [--json bench/data-api/growth-results.json]
 //
 // DATABASE_URL names a server and a database to connect to for administration; the benchmark drops
-// and creates `--database` there, prepares it (migrations, demo seed), builds the hub if needed,
-// and serves it on `--port`. Setup, results and reading: docs/performance.md.
-import { spawnSync } from "node:child_process";
+// and creates `--database`_<size> there for each size, prepares each (migrations, demo seed), builds
+// the hub if needed, and serves size i on `--port` + i. Setup, results and reading: docs/performance.md.
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { Agent } from "node:http";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { createDatabase, setDatabase } from "@/lib/server/db/database";
+import { createDatabase, setDatabase, type Database } from "@/lib/server/db/database";
 import { encodeCursor, type TCursorPosition } from "@/lib/data-api/cursor";
 import { eventConditions, buildEventPageQuery, feedFloorSql, HORIZON_SQL, type TEventFilters, type TFeedView } from "@/lib/server/data-api/query-events";
 import { readMaintainedCounts } from "@/lib/server/data-api/read-maintained-counts";
@@ -57,15 +58,15 @@ if (!adminUrl) {
 const sizes = values.sizes!.split(",").map(Number);
 const schoolCount = Number(values.schools);
 const samples = Number(values.samples);
-const base = `http://127.0.0.1:${values.port}`;
 const KEY = "demo-api-key";
 const TIME_ZONE = process.env.HUB_TIME_ZONE ?? "America/Sao_Paulo";
 const secret = process.env.HUB_SECRET ?? randomBytes(32).toString("hex");
-const dbUrl = (() => {
+const databaseOf = (size: number) => `${values.database}_${size}`;
+const urlOf = (database: string) => {
   const u = new URL(adminUrl);
-  u.pathname = `/${values.database}`;
+  u.pathname = `/${database}`;
   return u.toString();
-})();
+};
 const agent = new Agent({ keepAlive: true, maxSockets: 2 });
 const log = (message: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${message}`);
 
@@ -186,84 +187,113 @@ async function buffersOf(pool: pg.Pool, sql: string, params: unknown[]): Promise
 
 const stats = (sorted: number[]) => ({ p50: percentile(sorted, 50), p99: percentile(sorted, 99) });
 
-async function measureStep(pool: pg.Pool, network: TNetwork, view: TFeedView, userPartnerId: string, median: Awaited<ReturnType<typeof medianEvent>>): Promise<TQueryResult[]> {
-  const networkIds = [network.id, ...network.schools.map((s) => s.id)];
-  const school1 = network.schools[0]!;
-  const medianSecond = median.second;
-  const all = { entities: [...ENTITY_NAMES] as TEntityName[], kinds: [...EVENT_KINDS] as TEventKind[], view };
+/** One size: its own database, network and server. */
+interface TSize {
+  students: number;
+  db: Database;
+  pool: pg.Pool;
+  network: TNetwork;
+  networkIds: string[];
+  view: TFeedView;
+  userPartnerId: string;
+  median: Awaited<ReturnType<typeof medianEvent>>;
+  base: string;
+  facts: Omit<TStep, "queries" | "walk" | "loadAverage">;
+}
+
+/**
+ * Every query at every size, the sizes in turns (query by query: HTTP and SQL at each size, then
+ * the next sample), so whatever else the machine does weighs on each size alike. Returns each
+ * size's results, in the order of `sizes`.
+ */
+async function measureSizes(sizes: TSize[]): Promise<TQueryResult[][]> {
+  const all = (s: TSize) => ({ entities: [...ENTITY_NAMES] as TEntityName[], kinds: [...EVENT_KINDS] as TEventKind[], view: s.view });
   // user_id and only=turma have fewer than 1,000 events at 10k students (137 and 340): their pages
   // are of 100, so each size reads a full page and the sizes compare.
-  const pages: { name: string; org: string; query: string; filters: Partial<TEventFilters>; after?: TCursorPosition; limit?: number }[] = [
-    { name: "first page", org: network.id, query: "", filters: {} },
-    { name: "deep page (cursor at the median)", org: network.id, query: `cursor=${encodeCursor(median.position)}`, filters: {}, after: median.position },
-    { name: "min_date (median)", org: network.id, query: `min_date=${localDate(medianSecond)}`, filters: { from: new Date(medianSecond) } },
-    { name: "max_date (median)", org: network.id, query: `max_date=${localDate(medianSecond)}`, filters: { until: new Date(medianSecond + 1000) } },
-    { name: "user_id (support teacher), limit=100", org: network.id, query: `user_id=${userPartnerId}`, filters: { userId: school1.supportTeacherId }, limit: 100 },
-    { name: "school (org = school 1)", org: school1.id, query: "", filters: {} },
-    { name: "class (only=turma), limit=100", org: network.id, query: "only=turma", filters: { entities: ["turma"] }, limit: 100 },
-    { name: "code_term=2026", org: network.id, query: "code_term=2026", filters: { periodCode: "2026" } },
-    { name: "only=turmaAluno,usuario", org: network.id, query: "only=turmaAluno,usuario", filters: { entities: ["turmaAluno", "usuario"] } },
-  ];
-  const results: TQueryResult[] = [];
-  for (const page of pages) {
-    const limit = page.limit ?? 1000;
-    const target = `${base}/manager/v1/data/${page.org}?limit=${limit}${page.query ? `&${page.query}` : ""}`;
-    const check = await httpGet(agent, target, KEY, "gzip, deflate");
-    if (check.status !== 200) throw new Error(`${target} answered ${check.status}: ${check.body.toString().slice(0, 300)}`);
-    const { dados } = JSON.parse(check.body.toString()) as { dados: Record<string, unknown[]> };
-    const events = Object.values(dados).reduce((n, list) => n + list.length, 0);
-    const institutionIds = page.org === network.id ? networkIds : [page.org];
-    const { sql, params } = buildEventPageQuery({ filters: { institutionIds, ...all, ...page.filters }, after: page.after, limit });
-    const times = await sampleInTurns(
-      {
-        http: async () => {
-          const r = await httpGet(agent, target, KEY, "gzip, deflate");
-          if (r.status !== 200) throw new Error(`${target}: ${r.status}`);
-        },
-        sql: () => pool.query(sql, params),
-      },
-      samples,
-      5,
-    );
-    results.push({ name: page.name, events, http: stats(times.http!), sql: stats(times.sql!), buffers: await buffersOf(pool, sql, params) });
-    log(`${page.name}: ${events} events, HTTP p50 ${results.at(-1)!.http.p50.toFixed(1)} ms, SQL p50 ${results.at(-1)!.sql.p50.toFixed(1)} ms, ${bufferCell(results.at(-1)!)} buffers`);
+  const pagesOf = (s: TSize): { name: string; org: string; query: string; filters: Partial<TEventFilters>; after?: TCursorPosition; limit?: number }[] => {
+    const school1 = s.network.schools[0]!;
+    const medianSecond = s.median.second;
+    return [
+      { name: "first page", org: s.network.id, query: "", filters: {} },
+      { name: "deep page (cursor at the median)", org: s.network.id, query: `cursor=${encodeCursor(s.median.position)}`, filters: {}, after: s.median.position },
+      { name: "min_date (median)", org: s.network.id, query: `min_date=${localDate(medianSecond)}`, filters: { from: new Date(medianSecond) } },
+      { name: "max_date (median)", org: s.network.id, query: `max_date=${localDate(medianSecond)}`, filters: { until: new Date(medianSecond + 1000) } },
+      { name: "user_id (support teacher), limit=100", org: s.network.id, query: `user_id=${s.userPartnerId}`, filters: { userId: school1.supportTeacherId }, limit: 100 },
+      { name: "school (org = school 1)", org: school1.id, query: "", filters: {} },
+      { name: "class (only=turma), limit=100", org: s.network.id, query: "only=turma", filters: { entities: ["turma"] }, limit: 100 },
+      { name: "code_term=2026", org: s.network.id, query: "code_term=2026", filters: { periodCode: "2026" } },
+      { name: "only=turmaAluno,usuario", org: s.network.id, query: "only=turmaAluno,usuario", filters: { entities: ["turmaAluno", "usuario"] } },
+    ];
+  };
+  const results: TQueryResult[][] = sizes.map(() => []);
+  const pages = sizes.map(pagesOf);
+  for (let q = 0; q < pages[0]!.length; q++) {
+    const timers: Record<string, () => Promise<unknown>> = {};
+    const prepared = [];
+    for (const [i, s] of sizes.entries()) {
+      const page = pages[i]![q]!;
+      const limit = page.limit ?? 1000;
+      const target = `${s.base}/manager/v1/data/${page.org}?limit=${limit}${page.query ? `&${page.query}` : ""}`;
+      const check = await httpGet(agent, target, KEY, "gzip, deflate");
+      if (check.status !== 200) throw new Error(`${target} answered ${check.status}: ${check.body.toString().slice(0, 300)}`);
+      const { dados } = JSON.parse(check.body.toString()) as { dados: Record<string, unknown[]> };
+      const events = Object.values(dados).reduce((n, list) => n + list.length, 0);
+      const institutionIds = page.org === s.network.id ? s.networkIds : [page.org];
+      const { sql, params } = buildEventPageQuery({ filters: { institutionIds, ...all(s), ...page.filters }, after: page.after, limit });
+      timers[`http ${i}`] = async () => {
+        const r = await httpGet(agent, target, KEY, "gzip, deflate");
+        if (r.status !== 200) throw new Error(`${target}: ${r.status}`);
+      };
+      timers[`sql ${i}`] = () => s.pool.query(sql, params);
+      prepared.push({ page, events, sql, params });
+    }
+    const times = await sampleInTurns(timers, samples, 5);
+    for (const [i, s] of sizes.entries()) {
+      const { page, events, sql, params } = prepared[i]!;
+      results[i]!.push({ name: page.name, events, http: stats(times[`http ${i}`]!), sql: stats(times[`sql ${i}`]!), buffers: await buffersOf(s.pool, sql, params) });
+    }
+    log(`${pages[0]![q]!.name}: HTTP p50 ${results.map((r) => r.at(-1)!.http.p50.toFixed(1)).join(" / ")} ms, SQL p50 ${results.map((r) => r.at(-1)!.sql.p50.toFixed(1)).join(" / ")} ms`);
   }
 
-  // Summary of the network: the endpoint reads the maintained counts (read-maintained-counts.ts).
-  const summaryTarget = `${base}/manager/v1/summary/${network.id}`;
-  const summaryFilters = { ...all };
-  const times = await sampleInTurns(
-    {
-      http: async () => {
-        const r = await httpGet(agent, summaryTarget, KEY, "gzip, deflate");
-        if (r.status !== 200) throw new Error(`${summaryTarget}: ${r.status} ${r.body.toString().slice(0, 200)}`);
-      },
-      sql: () => readMaintainedCounts({ institutionIds: networkIds, filters: summaryFilters }),
-    },
-    samples,
-    5,
-  );
+  // Summary of the network: the endpoint reads the maintained counts (read-maintained-counts.ts),
+  // through each size's database (the hub's module-level database, set before each call).
+  const timers: Record<string, () => Promise<unknown>> = {};
+  for (const [i, s] of sizes.entries()) {
+    const target = `${s.base}/manager/v1/summary/${s.network.id}`;
+    timers[`http ${i}`] = async () => {
+      const r = await httpGet(agent, target, KEY, "gzip, deflate");
+      if (r.status !== 200) throw new Error(`${target}: ${r.status} ${r.body.toString().slice(0, 200)}`);
+    };
+    timers[`sql ${i}`] = () => {
+      setDatabase(s.db);
+      return readMaintainedCounts({ institutionIds: s.networkIds, filters: all(s) });
+    };
+  }
+  const times = await sampleInTurns(timers, samples, 5);
   const countsSql = `SELECT c."institutionId", c.entity, c.kind, c."periodCode", c.role, c."hiddenMask", sum(c.n) FROM "EventCount" c
     WHERE c."institutionId" = ANY($1::uuid[]) GROUP BY 1, 2, 3, 4, 5, 6`;
-  const summaryEvents = (await readMaintainedCounts({ institutionIds: networkIds, filters: summaryFilters })).reduce((n, r) => n + r.n, 0);
-  results.push({ name: "summary (network)", events: summaryEvents, http: stats(times.http!), sql: stats(times.sql!), buffers: await buffersOf(pool, countsSql, [networkIds]), sqlNote: "maintained counts" });
-  // The GROUP BY it replaces, for reference (a few samples: it reads every event of the network).
-  const params: unknown[] = [networkIds];
-  const groupSql = `SELECT e."institutionId", e.entity, e.kind, count(*) FROM "ChangeEvent" e WHERE ${['e."institutionId" = ANY($1::uuid[])', ...eventConditions(summaryFilters, params)].join(" AND ")} GROUP BY 1, 2, 3`;
-  const groupTimes = await sampleInTurns({ sql: () => pool.query(groupSql, params) }, 5, 1);
-  results.push({ name: "summary by GROUP BY (before #24)", events: summaryEvents, http: { p50: NaN, p99: NaN }, sql: stats(groupTimes.sql!), buffers: await buffersOf(pool, groupSql, params), sqlNote: "reference" });
-  // An application granted now, after the whole history (decision 016: its feed starts with the
-  // current state): its first summary computes the counts below its grant once per institution
-  // (hub_grant_counts), every later one reads them. SQL only: the first call, then samples.
-  const { rows: [now] } = await pool.query<{ xmin: string }>(HORIZON_SQL);
-  const lateView: TFeedView = { ...view, grantedTxid: Object.fromEntries(networkIds.map((id) => [id, now!.xmin])) };
-  const lateFilters = { ...all, view: lateView };
-  const firstStarted = performance.now();
-  const lateEvents = (await readMaintainedCounts({ institutionIds: networkIds, filters: lateFilters })).reduce((n, r) => n + r.n, 0);
-  const firstMs = performance.now() - firstStarted;
-  const lateTimes = await sampleInTurns({ sql: () => readMaintainedCounts({ institutionIds: networkIds, filters: lateFilters }) }, samples, 2);
-  results.push({ name: "summary, application granted after the history (SQL)", events: lateEvents, http: { p50: NaN, p99: NaN }, sql: stats(lateTimes.sql!), buffers: { total: 0, people: 0 }, sqlNote: `first call ${firstMs.toFixed(0)} ms` });
-  log(`summary: HTTP p50 ${results.at(-3)!.http.p50.toFixed(1)} ms; GROUP BY p50 ${results.at(-2)!.sql.p50.toFixed(1)} ms; late grant first call ${firstMs.toFixed(0)} ms, then p50 ${results.at(-1)!.sql.p50.toFixed(1)} ms`);
+  for (const [i, s] of sizes.entries()) {
+    setDatabase(s.db);
+    const summaryEvents = (await readMaintainedCounts({ institutionIds: s.networkIds, filters: all(s) })).reduce((n, r) => n + r.n, 0);
+    results[i]!.push({ name: "summary (network)", events: summaryEvents, http: stats(times[`http ${i}`]!), sql: stats(times[`sql ${i}`]!), buffers: await buffersOf(s.pool, countsSql, [s.networkIds]), sqlNote: "maintained counts" });
+    // The GROUP BY it replaces, for reference (a few samples: it reads every event of the network).
+    const params: unknown[] = [s.networkIds];
+    const groupSql = `SELECT e."institutionId", e.entity, e.kind, count(*) FROM "ChangeEvent" e WHERE ${['e."institutionId" = ANY($1::uuid[])', ...eventConditions(all(s), params)].join(" AND ")} GROUP BY 1, 2, 3`;
+    const groupTimes = await sampleInTurns({ sql: () => s.pool.query(groupSql, params) }, 5, 1);
+    results[i]!.push({ name: "summary by GROUP BY (before #24)", events: summaryEvents, http: { p50: NaN, p99: NaN }, sql: stats(groupTimes.sql!), buffers: await buffersOf(s.pool, groupSql, params), sqlNote: "reference" });
+    // An application granted now, after the whole history (decision 016: its feed starts with the
+    // current state): its first summary computes the counts below its grant once per institution
+    // (hub_grant_counts), every later one reads them. SQL only: the first call, then samples.
+    const { rows: [now] } = await s.pool.query<{ xmin: string }>(HORIZON_SQL);
+    const lateView: TFeedView = { ...s.view, grantedTxid: Object.fromEntries(s.networkIds.map((id) => [id, now!.xmin])) };
+    const lateFilters = { ...all(s), view: lateView };
+    const firstStarted = performance.now();
+    const lateEvents = (await readMaintainedCounts({ institutionIds: s.networkIds, filters: lateFilters })).reduce((n, r) => n + r.n, 0);
+    const firstMs = performance.now() - firstStarted;
+    const lateTimes = await sampleInTurns({ sql: () => readMaintainedCounts({ institutionIds: s.networkIds, filters: lateFilters }) }, samples, 2);
+    results[i]!.push({ name: "summary, application granted after the history (SQL)", events: lateEvents, http: { p50: NaN, p99: NaN }, sql: stats(lateTimes.sql!), buffers: { total: 0, people: 0 }, sqlNote: `first call ${firstMs.toFixed(0)} ms` });
+    log(`${s.students} students, summary: HTTP p50 ${results[i]!.at(-3)!.http.p50.toFixed(1)} ms; GROUP BY p50 ${results[i]!.at(-2)!.sql.p50.toFixed(1)} ms; late grant first call ${firstMs.toFixed(0)} ms, then p50 ${results[i]!.at(-1)!.sql.p50.toFixed(1)} ms`);
+  }
   return results;
 }
 
@@ -329,23 +359,20 @@ function plot(steps: TStep[]): string {
   return `${parts.join("\n")}\n`;
 }
 
-async function main() {
-  // This process writes through the hub's services and derives demo-app's pairwise ids: same secret.
-  process.env.HUB_SECRET = secret;
-  // A fresh database, prepared as npm start prepares one (migrations, demo seed with demo-app).
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${values.database} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${values.database}`);
-  await admin.end();
-  const env = { ...process.env, DATABASE_URL: dbUrl, HUB_SECRET: secret, NODE_ENV: "production" as const };
-  log(`prepared ${values.database}`);
-  if (spawnSync("npx", ["tsx", "scripts/prepare-db.ts"], { env, stdio: "inherit" }).status !== 0) throw new Error("prepare-db failed");
-  const { ensureBuilt } = (await import("../../scripts/lib/steps.mjs")) as { ensureBuilt: () => void };
-  ensureBuilt();
-
-  setDatabase(createDatabase({ url: dbUrl, statementTimeoutMs: 0 }));
-  const pool = new pg.Pool({ connectionString: dbUrl, max: 2 });
+/**
+ * A fresh database for one size, prepared as npm start prepares one (migrations, demo seed with
+ * demo-app), with the network grown to `students` and demo-app reading it from its first day.
+ */
+async function seedSize(admin: pg.Client, students: number, port: number): Promise<TSize> {
+  const database = databaseOf(students);
+  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${database}`);
+  const url = urlOf(database);
+  if (spawnSync("npx", ["tsx", "scripts/prepare-db.ts"], { env: envOf(url), stdio: "inherit" }).status !== 0) throw new Error("prepare-db failed");
+  log(`prepared ${database}`);
+  const db = createDatabase({ url, statementTimeoutMs: 0 });
+  setDatabase(db);
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
   const network = await createNetwork();
   // demo-app reads the network from its first day (its grant is the horizon now, below every student).
   await linkDemoApp(pool, network.id);
@@ -354,40 +381,69 @@ async function main() {
       JOIN "OAuthApplication" a ON a.id = x."applicationId" WHERE a."clientId" = 'demo-app' AND x."institutionId" = $1`,
     [network.id],
   );
-  const ids = [network.id, ...network.schools.map((s) => s.id)];
-  const view: TFeedView = { grantedTxid: Object.fromEntries(ids.map((id) => [id, grant!.grantedTxid])), visible: () => grant!.allowed as never };
+  const networkIds = [network.id, ...network.schools.map((s) => s.id)];
+  const view: TFeedView = { grantedTxid: Object.fromEntries(networkIds.map((id) => [id, grant!.grantedTxid])), visible: () => grant!.allowed as never };
   const userPartnerId = (await pairwiseIds({ kind: "application", id: grant!.applicationId })).toPartner(network.schools[0]!.supportTeacherId);
+  log(`growing to ${students} students`);
+  const seedSeconds = await grow(pool, network, Math.ceil(students / schoolCount), { next: 1_000_000 });
+  const { rows: [facts] } = await pool.query<{ events: string; mb: string }>(
+    `SELECT (SELECT sum(n) FROM "EventCount" WHERE "institutionId" = ANY($1::uuid[]))::text AS events, (pg_database_size(current_database()) / 1048576)::text AS mb`,
+    [networkIds],
+  );
+  log(`seeded in ${seedSeconds.toFixed(0)} s: ${facts!.events} events, ${facts!.mb} MB`);
+  const median = await medianEvent(pool, networkIds);
+  const inFlight = await inFlightAt(pool, networkIds, median.second);
+  return {
+    students: network.schools.reduce((n, s) => n + s.students, 0),
+    db,
+    pool,
+    network,
+    networkIds,
+    view,
+    userPartnerId,
+    median,
+    base: `http://127.0.0.1:${port}`,
+    facts: { students, events: Number(facts!.events), databaseMb: Number(facts!.mb), seedSeconds, inFlight },
+  };
+}
 
-  const server = await startServer(values.port!, env);
-  const steps: TStep[] = [];
+const envOf = (url: string) => ({ ...process.env, DATABASE_URL: url, HUB_SECRET: secret, NODE_ENV: "production" as const });
+
+async function main() {
+  // This process writes through the hub's services and derives demo-app's pairwise ids: same secret.
+  process.env.HUB_SECRET = secret;
+  const { ensureBuilt } = (await import("../../scripts/lib/steps.mjs")) as { ensureBuilt: () => void };
+  ensureBuilt();
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  const built: TSize[] = [];
+  const servers: ChildProcess[] = [];
   try {
-    const serial = { next: 1_000_000 };
-    for (const size of sizes) {
-      log(`growing to ${size} students`);
-      const seedSeconds = await grow(pool, network, Math.ceil(size / schoolCount), serial);
-      const { rows: [facts] } = await pool.query<{ events: string; mb: string }>(
-        `SELECT (SELECT sum(n) FROM "EventCount" WHERE "institutionId" = ANY($1::uuid[]))::text AS events, (pg_database_size(current_database()) / 1048576)::text AS mb`,
-        [ids],
-      );
-      log(`seeded in ${seedSeconds.toFixed(0)} s: ${facts!.events} events, ${facts!.mb} MB; measuring`);
-      const loadAverage = os.loadavg()[0]!;
-      const median = await medianEvent(pool, ids);
-      const queries = await measureStep(pool, network, view, userPartnerId, median);
-      const inFlight = await inFlightAt(pool, ids, median.second);
-      const walked = await walkFeed({ agent, url: `${base}/manager/v1/data/${network.id}`, apiKey: KEY, pid: server.pid! });
-      if (String(walked.events) !== facts!.events) throw new Error(`the full walk returned ${walked.events} events of ${facts!.events}`);
-      const step: TStep = { students: network.schools.reduce((n, s) => n + s.students, 0), events: Number(facts!.events), databaseMb: Number(facts!.mb), seedSeconds, loadAverage, queries, inFlight, walk: walked };
+    for (const [i, students] of sizes.entries()) built.push(await seedSize(admin, students, Number(values.port) + i));
+    // Every size is measured with its own freshly started server, in turns with the others: the
+    // sizes then differ by their data only, not by which ran first or how long a server has run.
+    for (const i of built.keys()) servers.push(await startServer(String(Number(values.port) + i), envOf(urlOf(databaseOf(sizes[i]!)))));
+    log("measuring every size in turns");
+    const queries = await measureSizes(built);
+    const loadAverage = os.loadavg()[0]!;
+    const steps: TStep[] = [];
+    for (const [i, s] of built.entries()) {
+      const walk = await walkFeed({ agent, url: `${s.base}/manager/v1/data/${s.network.id}`, apiKey: KEY, pid: servers[i]!.pid! });
+      if (walk.events !== s.facts.events) throw new Error(`the full walk returned ${walk.events} events of ${s.facts.events}`);
+      log(`${s.students} students, walk: ${Math.round(walk.eventsPerSecond)} events/s, RSS ${walk.idleRssMb.toFixed(0)} idle / ${walk.peakRssMb.toFixed(0)} MB peak`);
+      const step: TStep = { ...s.facts, students: s.students, loadAverage, queries: queries[i]!, walk };
       steps.push(step);
       console.log(`\n${stepTable(step)}\n`);
-      writeFileSync(values.json!, `${JSON.stringify(steps, null, 2)}\n`);
     }
+    writeFileSync(values.json!, `${JSON.stringify(steps, null, 2)}\n`);
     console.log(`\n${growthTable(steps)}\n`);
     writeFileSync(values.plot!, plot(steps));
     log(`wrote ${values.json} and ${values.plot}`);
   } finally {
-    server.kill("SIGTERM");
+    for (const server of servers) server.kill("SIGTERM");
     agent.destroy();
-    await pool.end();
+    await Promise.all(built.map((s) => s.pool.end()));
+    await admin.end();
   }
 }
 
