@@ -4,7 +4,7 @@
 // called in this process (authorization, statement, writing), so a change to one part shows in
 // the ratio within a minute instead of a 10-minute growth run.
 //
-//   DATABASE_URL=postgresql://postgres:postgres@localhost:5432/hub_growth npx tsx bench/data-api/first-page.ts \
+//   DATABASE_URL=postgresql://postgres:postgres@localhost:5432/hub_growth_1000000 npx tsx bench/data-api/first-page.ts \
 //     [--port 3310] [--samples 60] [--org <institution id: the largest network by default>]
 import { randomBytes } from "node:crypto";
 import { Agent } from "node:http";
@@ -23,7 +23,7 @@ import { runToExit, startServer } from "./serve";
 const { values } = parseArgs({ options: { port: { type: "string", default: "3310" }, samples: { type: "string", default: "60" }, org: { type: "string" } } });
 const url = process.env.DATABASE_URL;
 if (!url) {
-  console.error("usage: DATABASE_URL=postgresql://…/hub_growth npx tsx bench/data-api/first-page.ts [--port 3310] [--samples 60]");
+  console.error("usage: DATABASE_URL=postgresql://…/hub_growth_1000000 npx tsx bench/data-api/first-page.ts [--port 3310] [--samples 60]");
   process.exit(2);
 }
 // Pseudonyms are derived from HUB_SECRET: any secret serves a throughput measurement, the same in both processes.

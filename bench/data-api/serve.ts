@@ -35,21 +35,21 @@ export function streamEvents(agent: Agent, url: string, apiKey: string): Promise
     request(url, { agent, headers: { "x-api-key": apiKey, "accept-encoding": "identity" } }, (res) => {
       let bytes = 0;
       let events = 0;
-      // The last bytes of the previous chunk, so a mark cut by a chunk boundary is still found once.
+      // The previous chunk's last bytes (one fewer than a mark), for a mark cut by the boundary.
+      // Only that seam is copied: concatenating each chunk to the tail copied all 760 MB of a
+      // million students' feed in the client, on the cores the hub and PostgreSQL run on.
       let tail = Buffer.alloc(0);
+      const keep = EVENT_MARK.length - 1;
       res.on("data", (chunk: Buffer) => {
         bytes += chunk.length;
-        const text = tail.length ? Buffer.concat([tail, chunk]) : chunk;
-        let at = text.indexOf(EVENT_MARK);
-        let last = -1;
-        while (at !== -1) {
-          events++;
-          last = at;
-          at = text.indexOf(EVENT_MARK, at + EVENT_MARK.length);
+        if (tail.length > 0) {
+          const seam = Buffer.concat([tail, chunk.subarray(0, keep)]);
+          // A mark that starts in the tail; one wholly in the chunk is counted below.
+          const at = seam.indexOf(EVENT_MARK);
+          if (at !== -1 && at < tail.length) events++;
         }
-        // Keep what could be the start of a mark, never the rest of one already counted.
-        const keepFrom = Math.max(text.length - (EVENT_MARK.length - 1), last === -1 ? 0 : last + EVENT_MARK.length);
-        tail = Buffer.from(text.subarray(keepFrom));
+        for (let at = chunk.indexOf(EVENT_MARK); at !== -1; at = chunk.indexOf(EVENT_MARK, at + EVENT_MARK.length)) events++;
+        tail = chunk.length >= keep ? Buffer.from(chunk.subarray(chunk.length - keep)) : Buffer.concat([tail, chunk]).subarray(-keep);
       });
       res.on("end", () => resolve({ status: res.statusCode ?? 0, bytes, events }));
       res.on("error", reject);
