@@ -23,15 +23,30 @@ function words(bytes: number[]): [number, number] {
 }
 
 /** 8-4-4-4-12 hex digits, any version or variant (what PostgreSQL's uuid accepts, in canonical form). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function isUuidText(value: string): boolean {
-  return value.length === 36 && UUID.test(value);
+  return value.length === 36 && isUuidAt(value, 0);
 }
 
-function fromHex32(hex: string): string {
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+const DASH = 45;
+
+/**
+ * Whether the 36 characters of `text` from `start` are a UUID as isUuidText reads one, checked
+ * where they lie: the Data API asks this of three ids per event it writes (pairwise-records.ts),
+ * and a slice and a regular expression each time were 5% of a whole feed's CPU.
+ */
+export function isUuidAt(text: string, start: number): boolean {
+  if (start < 0 || start + 36 > text.length) return false;
+  for (let i = 0; i < 36; i++) {
+    const c = text.charCodeAt(start + i);
+    if (i === 8 || i === 13 || i === 18 || i === 23) {
+      if (c !== DASH) return false;
+    } else if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70))) return false;
+  }
+  return true;
 }
+
+/** The ASCII codes of the hex digits, for writing ids out. */
+const HEX_DIGITS = Buffer.from("0123456789abcdef", "latin1");
 
 export class UuidPermutation {
   private readonly cipher: Cipher;
@@ -87,9 +102,22 @@ export class UuidPermutation {
         state[o + target + 1] = state[o + target + 1]! ^ (f[o + 1]! & t1);
       }
     }
-    const hex = Buffer.from(state.buffer).toString("hex");
+    // Every id written out 8-4-4-4-12 into one ASCII buffer, decoded once and cut 36 characters at
+    // a time: one string per id instead of six.
+    const bytes = new Uint8Array(state.buffer);
+    const ascii = Buffer.allocUnsafe(n * 36);
+    for (let i = 0, o = 0; i < n; i++) {
+      for (let b = i * 16, end = b + 16; b < end; b++) {
+        const k = b & 15;
+        if (k === 4 || k === 6 || k === 8 || k === 10) ascii[o++] = DASH;
+        const v = bytes[b]!;
+        ascii[o++] = HEX_DIGITS[v >> 4]!;
+        ascii[o++] = HEX_DIGITS[v & 15]!;
+      }
+    }
+    const all = ascii.toString("latin1");
     const out = new Array<string>(n);
-    for (let i = 0; i < n; i++) out[i] = fromHex32(hex.slice(i * 32, i * 32 + 32));
+    for (let i = 0; i < n; i++) out[i] = all.slice(i * 36, i * 36 + 36);
     return out;
   }
 }

@@ -1,7 +1,7 @@
 // Pairwise ids inside Data API records, rewritten in the JSON text (the hot path never parses a
 // record: read-data-page.ts). Which ids are personal is decided here, once for every channel
 // that shows records (the Data API and /gestao's preview).
-import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
+import { isUuidAt, isUuidText } from "@/lib/server/crypto/uuid-permutation";
 import type { TEntityName } from "@/lib/validations/data-api";
 import type { TPairwiseIds } from "./pairwise-ids";
 
@@ -28,7 +28,6 @@ const KEYS_OF: Partial<Record<TEntityName, readonly (typeof PERSON_ID_KEYS)[numb
 // records are flat objects, so each key appears once.
 const OPENINGS = new Map(PERSON_ID_KEYS.map((key) => [key, [`"${key}": "`, `"${key}":"`] as const]));
 
-const DASH = 45;
 const QUOTE = 34;
 
 /** Where the UUID value of `key` starts in `record`, or -1. */
@@ -41,11 +40,8 @@ function valueStart(record: string, key: (typeof PERSON_ID_KEYS)[number]): numbe
     start = at + compact.length;
   }
   if (at < 0) return -1;
-  // 8-4-4-4-12 and the closing quote first (cheap), then the digits.
-  const uuid =
-    record.charCodeAt(start + 8) === DASH && record.charCodeAt(start + 13) === DASH && record.charCodeAt(start + 18) === DASH &&
-    record.charCodeAt(start + 23) === DASH && record.charCodeAt(start + 36) === QUOTE;
-  return uuid && isUuidText(record.slice(start, start + 36)) ? start : -1;
+  // The closing quote, then 8-4-4-4-12 hex digits where they lie (no slice).
+  return record.charCodeAt(start + 36) === QUOTE && isUuidAt(record, start) ? start : -1;
 }
 
 export interface TPersonEvent {
