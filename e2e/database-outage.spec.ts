@@ -34,21 +34,18 @@ test.beforeAll(async () => {
   proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
   const port = await closedPort();
   base = `http://localhost:${port}`;
-  hub = spawn(process.execPath, serverArgs(), {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HUB_BASE_URL: base,
-      DATABASE_URL: proxy.urlFor(target.toString()),
-      HUB_SECRET: process.env.HUB_SECRET ?? "e2e-secret-e2e-secret-e2e-secret-e2e-secret",
-      HUB_DB_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
-      DEMO_TOOL: "1",
-      LOG_LEVEL: "warn",
-    },
-  });
+  const env = {
+    ...process.env,
+    NODE_ENV: "production" as const,
+    PORT: String(port),
+    HUB_BASE_URL: base,
+    DATABASE_URL: proxy.urlFor(target.toString()),
+    HUB_SECRET: process.env.HUB_SECRET ?? "e2e-secret-e2e-secret-e2e-secret-e2e-secret",
+    HUB_DB_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
+    DEMO_TOOL: "1",
+    LOG_LEVEL: "warn",
+  };
+  hub = spawn(process.execPath, serverArgs(env), { cwd: root, stdio: ["ignore", "pipe", "pipe"], env });
   hub.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   hub.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   for (let i = 0; ; i++) {

@@ -25,6 +25,7 @@ if (process.env.DATABASE_URL) {
 
 run("npx", ["tsx", "scripts/prepare-db.ts"], { env });
 // The production server, as `npm start` runs it (server.mjs reads PORT from env).
-const server = spawn(process.execPath, serverArgs(), { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+const serverEnv = { ...process.env, ...env };
+const server = spawn(process.execPath, serverArgs(serverEnv), { cwd: root, stdio: "inherit", env: serverEnv });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -15,11 +15,8 @@ ensureBuilt();
 
 console.log(`▸ Starting the hub on ${baseUrl} …`);
 // server.mjs: Next's request handler behind the hub's own compression (docs/decisions/007).
-const server = spawn(process.execPath, serverArgs(), {
-  cwd: root,
-  stdio: ["ignore", "pipe", "inherit"],
-  env: { ...process.env, NODE_ENV: "production", PORT: String(port), HUB_BASE_URL: baseUrl },
-});
+const serverEnv = { ...process.env, NODE_ENV: "production", PORT: String(port), HUB_BASE_URL: baseUrl };
+const server = spawn(process.execPath, serverArgs(serverEnv), { cwd: root, stdio: ["ignore", "pipe", "inherit"], env: serverEnv });
 server.stdout.on("data", (chunk) => process.stdout.write(chunk));
 // A process manager signals this process (or npm, which passes the signal on): pass it to the
 // server, which drains and exits 0, and exit with the server's code. A signal that arrived while

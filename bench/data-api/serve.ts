@@ -7,7 +7,8 @@ import { serverArgs } from "../../scripts/lib/server-command.mjs";
 
 /** Starts the production server (`node server.mjs`, the build in .next) and waits for /healthz. */
 export async function startServer(port: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const server = spawn(process.execPath, serverArgs(), { env: { ...env, PORT: port, NODE_ENV: "production" }, stdio: ["ignore", "ignore", "inherit"] });
+  const serverEnv: NodeJS.ProcessEnv = { ...env, PORT: port, NODE_ENV: "production" };
+  const server = spawn(process.execPath, serverArgs(serverEnv), { env: serverEnv, stdio: ["ignore", "ignore", "inherit"] });
   for (let i = 0; ; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return server;

@@ -68,7 +68,8 @@ export async function startHub(env: Record<string, string>): Promise<TBenchHub> 
   // The access log is written as in production; to /dev/null, so the bench's pipe costs nothing.
   // BENCH_PROFILE_DIR=dir: the server writes a CPU profile there when the bench stops it.
   const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const server = spawnChild(process.execPath, serverArgs(...profile), { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: childEnv(env) });
+  const serverEnv = childEnv(env);
+  const server = spawnChild(process.execPath, serverArgs(serverEnv, ...profile), { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: serverEnv });
   const base = env.HUB_BASE_URL!;
   for (let i = 0; i < 240; i++) {
     if (server.exitCode !== null) throw new Error(`server.mjs exited with ${server.exitCode}`);
