@@ -197,8 +197,11 @@ interface TSize {
   view: TFeedView;
   userPartnerId: string;
   median: Awaited<ReturnType<typeof medianEvent>>;
+  /** The database's URL, and the port and base URL of the server that serves it. */
+  url: string;
+  port: string;
   base: string;
-  facts: Omit<TStep, "queries" | "walk" | "loadAverage">;
+  facts: Omit<TStep, "students" | "queries" | "walk" | "loadAverage">;
 }
 
 /**
@@ -402,8 +405,10 @@ async function seedSize(admin: pg.Client, students: number, port: number): Promi
     view,
     userPartnerId,
     median,
+    url,
+    port: String(port),
     base: `http://127.0.0.1:${port}`,
-    facts: { students, events: Number(facts!.events), databaseMb: Number(facts!.mb), seedSeconds, inFlight },
+    facts: { events: Number(facts!.events), databaseMb: Number(facts!.mb), seedSeconds, inFlight },
   };
 }
 
@@ -422,7 +427,7 @@ async function main() {
     for (const [i, students] of sizes.entries()) built.push(await seedSize(admin, students, Number(values.port) + i));
     // Every size is measured with its own freshly started server, in turns with the others: the
     // sizes then differ by their data only, not by which ran first or how long a server has run.
-    for (const i of built.keys()) servers.push(await startServer(String(Number(values.port) + i), envOf(urlOf(databaseOf(sizes[i]!)))));
+    for (const s of built) servers.push(await startServer(s.port, envOf(s.url)));
     log("measuring every size in turns");
     const queries = await measureSizes(built);
     const loadAverage = os.loadavg()[0]!;
