@@ -1,5 +1,5 @@
 // The people of a Data API page are probed by id through hash indexes on Profile and Person
-// (query-events.ts, peopleSql; migration 20261128110000_people_hash_half_full). A probe reads one
+// (query-events.ts, peopleSql; migration 20261128110000_people_hash_with_room). A probe reads one
 // bucket page only while no bucket has overflowed; this checks that the migrated indexes' fill
 // keeps every bucket within its page while a table grows one row batch at a time, as a network's
 // does. PostgreSQL only: `pgstathashindex` comes from the pgstattuple extension.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { setupTestDatabase } from "@/test/database";
+import { PREPARED_TEXTS } from "./driver";
 
 const t = setupTestDatabase();
 
@@ -27,6 +28,29 @@ describe("SqlDriver.query with prepared statements", () => {
     } else {
       // PGlite runs in-process: the option is accepted and nothing is kept.
       expect(prepared).toEqual([]);
+    }
+  });
+});
+
+describe("prepared statements per connection are bounded", () => {
+  it(`names at most ${PREPARED_TEXTS} texts: a text beyond them runs unprepared, with the same answer`, async () => {
+    const { sql } = t.db;
+    const texts = Array.from({ length: PREPARED_TEXTS + 20 }, (_, i) => `SELECT $1::int + ${i} AS v`);
+    const { answers, prepared } = await sql.transaction(async (tx) => {
+      const answers: number[] = [];
+      for (const text of texts) answers.push((await tx.query<{ v: number }>(text, [1], { prepared: true }))[0]!.v);
+      const kept = await tx.query<{ statement: string }>(`SELECT statement FROM pg_prepared_statements WHERE name LIKE 'hub\\_%'`);
+      return { answers, prepared: new Set(kept.map((r) => r.statement)) };
+    });
+    expect(answers).toEqual(texts.map((_, i) => 1 + i));
+    if (sql.kind === "postgres") {
+      // The earlier tests of this file named a few texts of their own.
+      expect(prepared.size).toBeLessThanOrEqual(PREPARED_TEXTS);
+      expect(prepared.size).toBeGreaterThan(PREPARED_TEXTS - 10);
+      expect(prepared.has(texts[0]!)).toBe(true);
+      expect(prepared.has(texts.at(-1)!)).toBe(false);
+    } else {
+      expect(prepared.size).toBe(0);
     }
   });
 });

@@ -22,11 +22,17 @@ export interface SqlRunner {
 }
 
 // A prepared statement's name is derived from its text, so one text always has one name and
-// two texts never share one (pg refuses a name reused for another text).
+// two texts never share one (pg refuses a name reused for another text). PostgreSQL keeps each
+// prepared statement, with its plan, on every connection that ran it until the connection closes.
+// Texts the hub builds (a Data API feed's chunks: one per entity, subtree size and filter shape)
+// are many across a large hub, so at most PREPARED_TEXTS texts are named per process; a text
+// beyond them runs unprepared, as any other statement does. The hub's constant texts are few
+// (about thirty) and the first to run.
+export const PREPARED_TEXTS = 128;
 const statementNames = new Map<string, string>();
-function statementName(sql: string): string {
+function statementName(sql: string): string | undefined {
   let name = statementNames.get(sql);
-  if (!name) {
+  if (!name && statementNames.size < PREPARED_TEXTS) {
     name = `hub_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`;
     statementNames.set(sql, name);
   }
@@ -68,8 +74,10 @@ export function postgresDriver(pool: pg.Pool): SqlDriver {
     exec: async (sql) => {
       await c.query(sql);
     },
-    query: async <T>(sql: string, params: unknown[] = [], options: QueryOptions = {}) =>
-      (await (options.prepared ? c.query({ name: statementName(sql), text: sql, values: params }) : c.query(sql, params))).rows as T[],
+    query: async <T>(sql: string, params: unknown[] = [], options: QueryOptions = {}) => {
+      const name = options.prepared ? statementName(sql) : undefined;
+      return (await (name ? c.query({ name, text: sql, values: params }) : c.query(sql, params))).rows as T[];
+    },
   });
   return {
     kind: "postgres",
