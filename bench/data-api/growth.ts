@@ -444,6 +444,10 @@ async function main() {
     console.log(`\n${growthTable(steps)}\n`);
     writeFileSync(values.plot!, plot(steps));
     log(`wrote ${values.json} and ${values.plot}`);
+    // Kept for bench/data-api/first-page.ts and EXPLAIN; at a million students they are gigabytes.
+    const names = built.map((s) => new URL(s.url).pathname.slice(1));
+    const mb = built.reduce((sum, s) => sum + s.facts.databaseMb, 0);
+    log(`kept ${names.join(", ")} (${mb.toLocaleString("en")} MB); to drop them: ${names.map((n) => `DROP DATABASE ${n};`).join(" ")}`);
   } finally {
     for (const server of servers) server.kill("SIGTERM");
     agent.destroy();
