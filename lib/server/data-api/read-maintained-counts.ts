@@ -75,7 +75,8 @@ function foldWhenScattered(totals: readonly { institutionId: string; rows: numbe
  * Event counts per institution, entity and kind (the kind the application's feed shows), for the
  * institutions `institutionIds` and the filters entities, kinds, periodCode and view. Reads one
  * row per key (institution, entity, kind, period, role, changed mask) plus, for an application
- * granted at G > 0, the counts of the events below G, computed once per (institution, G).
+ * granted at G > 0, the counts of the events below G, computed once per (institution, G) from the
+ * maintained counts and the changes since G (docs/decisions/018, "Later").
  */
 export async function readMaintainedCounts(options: {
   institutionIds: string[];
@@ -108,7 +109,8 @@ export async function readMaintainedCounts(options: {
     const ids = [...grants.keys()];
     const txids = ids.map((id) => grants.get(id)!);
     // The counts below each grant are fixed once the grant is made (decision 016): computed by the
-    // first summary that needs them, then read.
+    // first summary that needs them, then read. hub_grant_counts derives them from the maintained
+    // counts and the events written and superseded since the grant, never the history below it.
     await sql.query(
       `SELECT "hub_grant_counts"(x.i, x.g) FROM unnest($1::uuid[], $2::bigint[]) AS x(i, g)
         WHERE NOT EXISTS (SELECT 1 FROM "GrantCount" gc WHERE gc."institutionId" = x.i AND gc."grantedTxid" = x.g)`,
