@@ -53,22 +53,14 @@ export interface TPersonEvent {
 /**
  * The events' ids and the person ids inside their records (events of `entity`, one of
  * PERSON_ENTITIES), as `ids`' partner sees them. All the ids of the batch are translated together
- * (one cipher call per round), each distinct id once.
+ * (one cipher call per round).
  */
 export function rewritePersonEvents(ids: TPairwiseIds, entity: TEntityName, events: readonly TPersonEvent[]): TPersonEvent[] {
   const keys = KEYS_OF[entity] ?? [];
-  const distinct = new Map<string, number>();
+  // Every id in order of appearance, repeats included: the permutation reads hex in either case and
+  // costs less per id than looking an id up in a map (ids seldom repeat within a batch).
   const order: string[] = [];
-  const note = (id: string): number => {
-    const key = id.toLowerCase();
-    let index = distinct.get(key);
-    if (index === undefined) {
-      index = order.length;
-      distinct.set(key, index);
-      order.push(key);
-    }
-    return index;
-  };
+  const note = (id: string): number => order.push(id) - 1;
   // Per event: its id's index, then (start, index) of each member value to replace, in text order.
   const found = events.map((event) => {
     const edits: [number, number][] = [];
