@@ -9,7 +9,7 @@ import pg from "pg";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { closedPort, startTcpProxy, type TcpProxy } from "../test/tcp-proxy";
 import { signIn } from "./fixtures";
-import { serverArgs } from "../scripts/lib/server-command.mjs";
+import { serverSpawn } from "../scripts/lib/server-command.mjs";
 
 test.skip(!process.env.DATABASE_URL, "PostgreSQL only: PGlite is embedded in the hub's process");
 test.describe.configure({ mode: "serial", timeout: 180_000 });
@@ -45,7 +45,7 @@ test.beforeAll(async () => {
     DEMO_TOOL: "1",
     LOG_LEVEL: "warn",
   };
-  hub = spawn(process.execPath, serverArgs(env), { cwd: root, stdio: ["ignore", "pipe", "pipe"], env });
+  hub = spawn(...serverSpawn(env, { cwd: root, stdio: ["ignore", "pipe", "pipe"] }));
   hub.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   hub.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   for (let i = 0; ; i++) {

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { root, run } from "./lib/steps.mjs";
-import { serverArgs } from "./lib/server-command.mjs";
+import { serverSpawn } from "./lib/server-command.mjs";
 
 const port = process.env.E2E_PORT ?? "3100";
 const env = { NODE_ENV: "production", PORT: port, HUB_BASE_URL: `http://localhost:${port}`, NEXT_TELEMETRY_DISABLED: "1", DEMO_TOOL: "1" };
@@ -25,7 +25,6 @@ if (process.env.DATABASE_URL) {
 
 run("npx", ["tsx", "scripts/prepare-db.ts"], { env });
 // The production server, as `npm start` runs it (server.mjs reads PORT from env).
-const serverEnv = { ...process.env, ...env };
-const server = spawn(process.execPath, serverArgs(serverEnv), { cwd: root, stdio: "inherit", env: serverEnv });
+const server = spawn(...serverSpawn({ ...process.env, ...env }, { cwd: root, stdio: "inherit" }));
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

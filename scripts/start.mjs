@@ -1,7 +1,7 @@
 // `npm start`: install what is missing, generate, migrate and seed, build if needed, serve.
 import { spawn } from "node:child_process";
 import { ensureBuilt, ensureGenerated, ensureInstalled, root, run } from "./lib/steps.mjs";
-import { serverArgs } from "./lib/server-command.mjs";
+import { serverSpawn } from "./lib/server-command.mjs";
 
 const port = Number(process.env.PORT ?? 3000);
 const baseUrl = (process.env.HUB_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
@@ -15,8 +15,7 @@ ensureBuilt();
 
 console.log(`▸ Starting the hub on ${baseUrl} …`);
 // server.mjs: Next's request handler behind the hub's own compression (docs/decisions/007).
-const serverEnv = { ...process.env, NODE_ENV: "production", PORT: String(port), HUB_BASE_URL: baseUrl };
-const server = spawn(process.execPath, serverArgs(serverEnv), { cwd: root, stdio: ["ignore", "pipe", "inherit"], env: serverEnv });
+const server = spawn(...serverSpawn({ ...process.env, NODE_ENV: "production", PORT: String(port), HUB_BASE_URL: baseUrl }, { cwd: root, stdio: ["ignore", "pipe", "inherit"] }));
 server.stdout.on("data", (chunk) => process.stdout.write(chunk));
 // A process manager signals this process (or npm, which passes the signal on): pass it to the
 // server, which drains and exits 0, and exit with the server's code. A signal that arrived while

@@ -5,7 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { serverArgs } from "../../scripts/lib/server-command.mjs";
+import { serverSpawn } from "../../scripts/lib/server-command.mjs";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 export const BENCH_SECRET = "bench-secret-bench-secret-bench-secret-0123";
@@ -68,8 +68,7 @@ export async function startHub(env: Record<string, string>): Promise<TBenchHub> 
   // The access log is written as in production; to /dev/null, so the bench's pipe costs nothing.
   // BENCH_PROFILE_DIR=dir: the server writes a CPU profile there when the bench stops it.
   const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const serverEnv = childEnv(env);
-  const server = spawnChild(process.execPath, serverArgs(serverEnv, ...profile), { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: serverEnv });
+  const server = spawnChild(...serverSpawn(childEnv(env), { cwd: root, stdio: ["ignore", "ignore", "inherit"] }, ...profile));
   const base = env.HUB_BASE_URL!;
   for (let i = 0; i < 240; i++) {
     if (server.exitCode !== null) throw new Error(`server.mjs exited with ${server.exitCode}`);

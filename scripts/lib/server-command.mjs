@@ -24,7 +24,7 @@
  * DATABASE_URL, as lib/env.ts decides).
  * @param {Record<string, string | undefined>} env
  */
-export function serverNodeFlags(env) {
+function serverNodeFlags(env) {
   return [env.DATABASE_URL ? "--max-semi-space-size=24" : "--max-semi-space-size=8", "--heap-growing-percent=100"];
 }
 
@@ -36,4 +36,17 @@ export function serverNodeFlags(env) {
  */
 export function serverArgs(env, ...extraFlags) {
   return [...serverNodeFlags(env), ...extraFlags, "server.mjs"];
+}
+
+/**
+ * The arguments of `spawn` that start server.mjs with `env`: node, the flags decided from that
+ * same `env` and the caller's, and the caller's options with `env` as the server's environment.
+ * Every script starts the server through this, so its flags and its database cannot disagree.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {Omit<import("node:child_process").SpawnOptions, "env">} options
+ * @param {string[]} extraFlags
+ * @returns {[string, string[], import("node:child_process").SpawnOptions]}
+ */
+export function serverSpawn(env, options, ...extraFlags) {
+  return [process.execPath, serverArgs(env, ...extraFlags), { ...options, env }];
 }
