@@ -16,7 +16,7 @@ import { authorizeDataAccess } from "@/lib/server/data-api/authorize-data-access
 import { buildEventPageQuery, queryEvents } from "@/lib/server/data-api/query-events";
 import { readDataPage } from "@/lib/server/data-api/read-data-page";
 import { ENTITY_NAMES, EVENT_KINDS, type TEntityName, type TEventKind } from "@/lib/validations/data-api";
-import { httpGet, percentile, sampleInTurns } from "./http";
+import { httpGetOk, percentile, sampleInTurns } from "./http";
 import { linkDemoApp, loadNetwork } from "./load-network";
 import { runToExit, startServer } from "./serve";
 
@@ -50,14 +50,8 @@ async function main() {
     const { sql, params } = buildEventPageQuery({ filters, limit: 1000 });
     const times = await sampleInTurns(
       {
-        http: async () => {
-          const r = await httpGet(agent, target, KEY, "gzip, deflate");
-          if (r.status !== 200) throw new Error(`${target}: ${r.status} ${r.body.toString().slice(0, 200)}`);
-        },
-        "http, identity": async () => {
-          const r = await httpGet(agent, target, KEY, "identity");
-          if (r.status !== 200) throw new Error(`${target}: ${r.status}`);
-        },
+        http: () => httpGetOk(agent, target, KEY, "gzip, deflate"),
+        "http, identity": () => httpGetOk(agent, target, KEY, "identity"),
         sql: () => pool.query(sql, params),
         "in process: readDataPage": () => readDataPage({ apiKey: KEY, orgId: orgId, searchParams: new URLSearchParams("limit=1000") }),
         "in process: authorize": () => authorizeDataAccess({ apiKey: KEY, orgId: orgId }),

@@ -34,7 +34,7 @@ import { createSubject } from "@/lib/server/school-data/create-subject";
 import { ENTITY_NAMES, EVENT_KINDS, type TEntityName, type TEventKind } from "@/lib/validations/data-api";
 import { syntheticCpf } from "@/prisma/seed/names";
 import { copyStudents, type TSeedSchool } from "./copy-seed";
-import { httpGet, percentile, sampleInTurns } from "./http";
+import { httpGetOk, percentile, sampleInTurns } from "./http";
 import { linkDemoApp } from "./load-network";
 import { runToExit, startServer, walkFeed } from "./serve";
 
@@ -237,16 +237,12 @@ async function measureSizes(sizes: TSize[]): Promise<TQueryResult[][]> {
       const page = pages[i]![q]!;
       const limit = page.limit ?? 1000;
       const target = `${s.base}/manager/v1/data/${page.org}?limit=${limit}${page.query ? `&${page.query}` : ""}`;
-      const check = await httpGet(agent, target, KEY, "gzip, deflate");
-      if (check.status !== 200) throw new Error(`${target} answered ${check.status}: ${check.body.toString().slice(0, 300)}`);
+      const check = await httpGetOk(agent, target, KEY, "gzip, deflate");
       const { dados } = JSON.parse(check.body.toString()) as { dados: Record<string, unknown[]> };
       const events = Object.values(dados).reduce((n, list) => n + list.length, 0);
       const institutionIds = page.org === s.network.id ? s.networkIds : [page.org];
       const { sql, params } = buildEventPageQuery({ filters: { institutionIds, ...all(s), ...page.filters }, after: page.after, limit });
-      timers[`http ${i}`] = async () => {
-        const r = await httpGet(agent, target, KEY, "gzip, deflate");
-        if (r.status !== 200) throw new Error(`${target}: ${r.status}`);
-      };
+      timers[`http ${i}`] = () => httpGetOk(agent, target, KEY, "gzip, deflate");
       timers[`sql ${i}`] = () => s.pool.query(sql, params);
       prepared.push({ page, events, sql, params });
     }
@@ -263,10 +259,7 @@ async function measureSizes(sizes: TSize[]): Promise<TQueryResult[][]> {
   const timers: Record<string, () => Promise<unknown>> = {};
   for (const [i, s] of sizes.entries()) {
     const target = `${s.base}/manager/v1/summary/${s.network.id}`;
-    timers[`http ${i}`] = async () => {
-      const r = await httpGet(agent, target, KEY, "gzip, deflate");
-      if (r.status !== 200) throw new Error(`${target}: ${r.status} ${r.body.toString().slice(0, 200)}`);
-    };
+    timers[`http ${i}`] = () => httpGetOk(agent, target, KEY, "gzip, deflate");
     timers[`sql ${i}`] = () => {
       setDatabase(s.db);
       return readMaintainedCounts({ institutionIds: s.networkIds, filters: all(s) });

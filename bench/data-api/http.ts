@@ -28,6 +28,13 @@ export function httpGet(agent: Agent, target: string, apiKey: string, acceptEnco
   });
 }
 
+/** httpGet that insists on a 200: anything else throws, naming the target and the start of the body. */
+export async function httpGetOk(agent: Agent, target: string, apiKey: string, acceptEncoding: TAcceptEncoding): Promise<{ status: number; encoding: string | undefined; body: Buffer }> {
+  const response = await httpGet(agent, target, apiKey, acceptEncoding);
+  if (response.status !== 200) throw new Error(`${target} answered ${response.status}: ${response.body.toString().slice(0, 300)}`);
+  return response;
+}
+
 /**
  * Sequential latency of several ways to get the same answer, sampled in turns (a, b, c, a, b, c,
  * ...) so that whatever else the machine does weighs on each the same, after `warmup` rounds
