@@ -3,22 +3,23 @@
 // docs/decisions/021-hot-routes-beside-next.md), and starts the webhook worker (docs/webhooks.md),
 // stopped with the server.
 export async function registerNode(): Promise<void> {
-  const [{ registerHotRoutes, registerShutdownTask }, { flushAccessLogs }, launch, token, userInfo, data, summary] = await Promise.all([
+  const [{ registerHotRoutes, registerShutdownTask }, { flushAccessLogs }, launch, { handleTokenRequest }, userInfo, data, summary] = await Promise.all([
     import("@/lib/server/http/hot-routes"),
     import("@/lib/server/audit/log-access"),
     import("@/app/(portal)/launch/[placementId]/route"),
-    import("@/app/lti/v1/oauth2/authorize/route"),
-    import("@/app/users/v1/users/info/route"),
+    import("@/lib/server/oauth/handle-token-request"),
+    import("@/lib/server/oauth/user-info-http"),
     import("@/app/manager/v1/data/[orgId]/route"),
     import("@/app/manager/v1/summary/[orgId]/route"),
   ]);
   registerShutdownTask(flushAccessLogs);
   await startWebhooks(registerShutdownTask);
   registerHotRoutes([
-    { method: "POST", path: "/lti/v1/oauth2/authorize", handler: (request) => token.POST(request) },
-    { method: "GET", path: "/users/v1/users/info", handler: (request) => userInfo.GET(request) },
-    { method: "POST", path: "/users/v1/users/info", handler: (request) => userInfo.POST(request) },
-    { method: "OPTIONS", path: "/users/v1/users/info", handler: () => userInfo.OPTIONS() },
+    // Plain endpoints: the same functions the route files adapt to Next (docs/decisions/033).
+    { method: "POST", path: "/lti/v1/oauth2/authorize", endpoint: handleTokenRequest },
+    { method: "GET", path: "/users/v1/users/info", endpoint: userInfo.userInfoGet },
+    { method: "POST", path: "/users/v1/users/info", endpoint: userInfo.userInfoPost },
+    { method: "OPTIONS", path: "/users/v1/users/info", endpoint: userInfo.userInfoOptions },
     {
       method: "GET",
       path: /^\/launch\/(?<placementId>[^/]+)$/,

@@ -1,4 +1,4 @@
-import { serverErrorResponse } from "@/lib/server/oauth/authorization-http";
+import { serverErrorResponse } from "@/lib/server/oauth/server-error";
 import { getSigningKey, listPublicJwks } from "@/lib/server/oauth/signing-keys";
 import { otherMethods } from "@/lib/server/http/other-methods";
 

@@ -6,14 +6,27 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readRequestBody } from "./read-request-body";
 import { hotRoutes, registerHotRoutes } from "./hot-routes";
+import { routeHandler, type TPlainEndpoint } from "./plain-endpoint";
+
+/** A plain endpoint that answers what it read: two headers and the body (limit 16 bytes). */
+const echoPlain: TPlainEndpoint = async (request) => ({
+  status: 201,
+  headers: { "x-plain": "yes" },
+  json: { authorization: request.header("Authorization"), repeated: request.header("x-rep"), absent: request.header("x-none"), body: await request.text(16) },
+});
 
 let server: http.Server;
 let port = 0;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-function send(method: string, path: string, body?: string): Promise<{ status: number; text: string; headers: http.IncomingHttpHeaders; socket: unknown }> {
+function send(
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string | string[]> = {},
+): Promise<{ status: number; text: string; headers: http.IncomingHttpHeaders; socket: unknown }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ port, path, method, agent, headers: body === undefined ? {} : { "content-type": "text/plain" } }, (res: IncomingMessage) => {
+    const req = http.request({ port, path, method, agent, headers: { ...(body === undefined ? {} : { "content-type": "text/plain" }), ...headers } }, (res: IncomingMessage) => {
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (c: string) => (text += c));
@@ -58,6 +71,9 @@ beforeAll(async () => {
       },
     },
     { method: "GET", path: "/boom", handler: () => { throw new Error("boom"); } },
+    { method: "POST", path: "/plain", endpoint: echoPlain },
+    { method: "GET", path: "/plain-empty", endpoint: () => ({ status: 204, headers: { "cache-control": "no-store" } }) },
+    { method: "GET", path: "/plain-boom", endpoint: () => { throw new Error("boom"); } },
     { method: "GET", path: "/stream", handler: () => new Response(counted.stream(), { status: 200 }) },
   ]);
   server = http.createServer((req, res) => {
@@ -125,5 +141,49 @@ describe("hot routes", () => {
     socket.destroy();
     await expect.poll(() => counted.cancelled).toBe(true);
     expect(counted.pulled).toBeLessThan(CHUNKS);
+  });
+
+  it("serves a plain endpoint on node:http with the answer its Next route gives for the same request", async () => {
+    // Repeated headers, Authorization among them (which req.headers would cut to its first value).
+    const headers = { authorization: ["Bearer a", "Bearer b"], "x-rep": ["1", "2"] };
+    const served = await send("POST", "/plain?q=1", "hello", headers);
+    const request = new Request("http://hub.test/plain?q=1", { method: "POST", body: "hello", headers: [["authorization", "Bearer a"], ["authorization", "Bearer b"], ["x-rep", "1"], ["x-rep", "2"]] });
+    const routed = await routeHandler(echoPlain)(request);
+    expect(served.status).toBe(201);
+    expect(routed.status).toBe(201);
+    expect(JSON.parse(served.text)).toEqual({ authorization: "Bearer a, Bearer b", repeated: "1, 2", absent: null, body: "hello" });
+    expect(JSON.parse(served.text)).toEqual(await routed.json());
+    expect(served.headers["content-type"]).toBe(routed.headers.get("content-type"));
+    expect(served.headers).toMatchObject({ "x-plain": "yes", "x-content-type-options": "nosniff", "x-frame-options": "DENY" });
+
+    const empty = await send("GET", "/plain-empty");
+    expect(empty).toMatchObject({ status: 204, text: "" });
+    expect(empty.headers["content-type"]).toBeUndefined();
+  });
+
+  it("gives a plain endpoint null for a body over its limit, by Content-Length or as it arrives, and keeps the connection", async () => {
+    const large = await send("POST", "/plain", "x".repeat(2_000_000));
+    expect(JSON.parse(large.text)).toMatchObject({ body: null });
+    // Without a Content-Length (chunked), the limit is found while reading.
+    const chunked = await new Promise<string>((resolve, reject) => {
+      const req = http.request({ port, path: "/plain", method: "POST", agent }, (res) => {
+        let text = "";
+        res.setEncoding("utf8").on("data", (c: string) => (text += c)).on("end", () => resolve(text));
+      });
+      req.on("error", reject);
+      req.write("0123456789");
+      setTimeout(() => req.end("0123456789"), 50);
+    });
+    expect(JSON.parse(chunked)).toMatchObject({ body: null });
+    const next = await send("POST", "/plain", "again");
+    expect(JSON.parse(next.text)).toMatchObject({ body: "again" });
+    expect(next.socket).toBe(large.socket);
+  });
+
+  it("answers a plain endpoint that throws with a bare 500, and serves the next request", async () => {
+    const failed = await send("GET", "/plain-boom");
+    expect(failed).toMatchObject({ status: 500, text: "" });
+    expect(failed.headers["cache-control"]).toBe("no-store");
+    expect(JSON.parse((await send("POST", "/plain", "ok")).text)).toMatchObject({ body: "ok" });
   });
 });

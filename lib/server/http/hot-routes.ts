@@ -1,8 +1,9 @@
 // The routes a school's morning hits hardest — the token exchange, user info and the launch page —
 // answered by server.mjs without Next's router, which costs about 1 ms of CPU per request on its
-// own (docs/decisions/021-hot-routes-beside-next.md). They are the same route handlers: the route
-// files stay the one place that turns HTTP into a call and back; this module only matches the
-// method and path and bridges node:http to the handler's Request/Response.
+// own (docs/decisions/021-hot-routes-beside-next.md). They are the same handlers as the route
+// files': a route handler, bridged from node:http to its Request/Response, or a plain endpoint
+// (plain-endpoint.ts), which the route file adapts to Next and this module serves on node:http
+// without building a Request or a Response (docs/decisions/033).
 //
 // instrumentation.ts (compiled by Next, run on its first request) registers the handlers here; the
 // registry lives on globalThis because server.mjs, a plain module outside Next's build, reads it.
@@ -10,16 +11,21 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { log } from "@/lib/server/log.mjs";
+import type { TPlainEndpoint, TPlainRequest } from "./plain-endpoint";
 import { applySecurityHeaders } from "./security-headers.mjs";
 
 type TWebHandler = (request: NextRequest, params: Record<string, string>) => Promise<Response> | Response;
 
-export interface THotRoute {
-  method: "GET" | "POST" | "OPTIONS";
-  /** The whole path (no query): a string, or a pattern whose named groups are the params. */
-  path: string | RegExp;
-  handler: TWebHandler;
-}
+type TMethod = "GET" | "POST" | "OPTIONS";
+
+export type THotRoute =
+  | {
+      method: TMethod;
+      /** The whole path (no query): a string, or a pattern whose named groups are the params. */
+      path: string | RegExp;
+      handler: TWebHandler;
+    }
+  | { method: TMethod; path: string; endpoint: TPlainEndpoint };
 
 export type THotRouteServer = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -71,6 +77,14 @@ function bodyStream(req: IncomingMessage): { stream: ReadableStream<Uint8Array>;
   return { stream, release };
 }
 
+/** What Next does with a route handler that throws: log it, answer a bare 500. */
+function answerFailure(error: unknown, res: ServerResponse): void {
+  log().error({ err: error }, "Route handler failed");
+  res.statusCode = 500;
+  res.setHeader("Cache-Control", "no-store");
+  res.end();
+}
+
 /** Runs `handler` for `req` and writes its Response to `res` (status, headers, cookies, body). */
 async function serveWith(handler: TWebHandler, params: Record<string, string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = req.method ?? "GET";
@@ -86,11 +100,7 @@ async function serveWith(handler: TWebHandler, params: Record<string, string>, r
   try {
     response = await handler(request, params);
   } catch (error) {
-    // What Next does with a route handler that throws: log it, answer a bare 500.
-    log().error({ err: error }, "Route handler failed");
-    res.statusCode = 500;
-    res.setHeader("Cache-Control", "no-store");
-    res.end();
+    answerFailure(error, res);
     body?.release();
     return;
   }
@@ -102,6 +112,73 @@ async function serveWith(handler: TWebHandler, params: Record<string, string>, r
   if (cookies.length > 0) res.setHeader("set-cookie", cookies);
   await sendBody(response.body, res);
   body?.release();
+}
+
+/**
+ * The body as text, or null when it is over `maxBytes` (by its Content-Length, or once more than
+ * that has arrived): what readRequestBody does for a web Request. What is left unread is
+ * discarded after the answer (servePlain), never left in the connection.
+ */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<string | null> {
+  const declared = Number(req.headers["content-length"] ?? "0");
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      done();
+      resolve(null);
+    };
+    const onEnd = () => {
+      done();
+      resolve(Buffer.concat(chunks).toString("utf8"));
+    };
+    const onError = (error: Error) => {
+      done();
+      reject(error);
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+  });
+}
+
+function plainRequest(req: IncomingMessage): TPlainRequest {
+  return {
+    // headersDistinct keeps every value of a repeated header (req.headers drops all but the first
+    // of some, Authorization among them), so a repeated header reads as it does through Next.
+    header: (name) => req.headersDistinct[name.toLowerCase()]?.join(", ") ?? null,
+    text: (maxBytes) => readBody(req, maxBytes),
+  };
+}
+
+/** Runs a plain endpoint for `req` and writes its answer to `res`, as routeHandler does through Next. */
+async function servePlain(endpoint: TPlainEndpoint, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let answer;
+  try {
+    answer = await endpoint(plainRequest(req));
+  } catch (error) {
+    answerFailure(error, res);
+    req.resume();
+    return;
+  }
+  res.statusCode = answer.status;
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  applySecurityHeaders(path, (name, value) => res.setHeader(name, value));
+  if (answer.json === undefined) res.end();
+  else {
+    if (!res.hasHeader("content-type")) res.setHeader("Content-Type", "application/json");
+    res.end(JSON.stringify(answer.json));
+  }
+  // A body the endpoint did not read (or stopped reading) is discarded, keeping the connection.
+  req.resume();
 }
 
 /**
@@ -152,11 +229,16 @@ async function sendBody(body: ReadableStream<Uint8Array> | null, res: ServerResp
 
 /** Registers the hot routes (instrumentation.ts). */
 export function registerHotRoutes(routes: readonly THotRoute[]): void {
-  const exact = new Map<string, TWebHandler>();
+  const exact = new Map<string, THotRouteServer>();
   const patterns: Array<{ method: string; path: RegExp; handler: TWebHandler }> = [];
   for (const route of routes) {
-    if (typeof route.path === "string") exact.set(`${route.method} ${route.path}`, route.handler);
-    else patterns.push({ method: route.method, path: route.path, handler: route.handler });
+    if ("endpoint" in route) {
+      const { endpoint, path } = route;
+      exact.set(`${route.method} ${path}`, (rq, rs) => servePlain(endpoint, path, rq, rs));
+    } else if (typeof route.path === "string") {
+      const { handler } = route;
+      exact.set(`${route.method} ${route.path}`, (rq, rs) => serveWith(handler, {}, rq, rs));
+    } else patterns.push({ method: route.method, path: route.path, handler: route.handler });
   }
   (globalThis as TGlobalWithRoutes)[REGISTRY_KEY] = {
     match(req) {
@@ -164,8 +246,8 @@ export function registerHotRoutes(routes: readonly THotRoute[]): void {
       const q = url.indexOf("?");
       const path = q === -1 ? url : url.slice(0, q);
       const method = req.method ?? "GET";
-      const handler = exact.get(`${method} ${path}`);
-      if (handler) return (rq, rs) => serveWith(handler, {}, rq, rs);
+      const serve = exact.get(`${method} ${path}`);
+      if (serve) return serve;
       for (const route of patterns) {
         if (route.method !== method) continue;
         const found = route.path.exec(path);

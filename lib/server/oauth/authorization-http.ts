@@ -1,8 +1,6 @@
 // HTTP for the authorization screen's route handlers (/lti/v1/oauth2/authorize, /oauth/continuar).
-import { RETRY_AFTER_SECONDS } from "@/lib/errors";
-import { toAppError } from "@/lib/server/http/error-response";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
-import { log } from "@/lib/server/log.mjs";
+import { serverErrorResponse } from "./server-error";
 import { decideAuthorization, type TAuthorizationOutcome, type TAuthorizationStep } from "./decide-authorization";
 import { renderErrorPage } from "./render-error-page";
 
@@ -44,26 +42,6 @@ export function toAuthorizationResponse(outcome: TAuthorizationOutcome): Respons
     case "choose_profile":
       return new Response(null, { status: 302, headers: { ...NO_STORE, Location: outcome.pickerUrl } });
   }
-}
-
-/**
- * For failures that are not the caller's: an OAuth-shaped answer that leaks nothing. A database
- * outage is a 503 `temporarily_unavailable` with Retry-After (RFC 6749 §4.1.2.1's code for an
- * overloaded or down server; the request can be repeated as is), anything else a 500 logged once.
- */
-export function serverErrorResponse(error: unknown, headers: Record<string, string> = {}): Response {
-  const appError = toAppError(error);
-  if (appError.code === "unavailable") {
-    return Response.json(
-      { error: "temporarily_unavailable", error_description: "The database is unavailable. Try again in a few seconds." },
-      { status: 503, headers: { ...NO_STORE, ...headers, "Retry-After": String(RETRY_AFTER_SECONDS) } },
-    );
-  }
-  log().error({ err: error }, "OAuth endpoint failed");
-  return Response.json(
-    { error: "server_error", error_description: "Internal error. Try again later." },
-    { status: 500, headers: { ...NO_STORE, ...headers } },
-  );
 }
 
 /**

@@ -4,17 +4,13 @@
 import { OAuthError } from "@/lib/oauth/errors";
 import { formBodyToRecord, parseTokenRequest } from "@/lib/oauth/token-request";
 import { mediaType } from "@/lib/server/http/media-type";
+import type { TPlainRequest, TPlainResponse } from "@/lib/server/http/plain-endpoint";
+import { serverErrorResult } from "./server-error";
 import { authenticateClient } from "./authenticate-client";
 import { exchangeCode, type TTokenResponse } from "./exchange-code";
 
 /** A token request is a few short fields; anything bigger is not one. */
 export const MAX_TOKEN_REQUEST_BYTES = 16 * 1024;
-
-export interface TTokenHttpResult {
-  status: number;
-  body: TTokenResponse | ReturnType<OAuthError["toJSON"]>;
-  headers: Record<string, string>;
-}
 
 /** RFC 6749 §5.1: token responses (and errors, which may echo request data) are never cached. */
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
@@ -45,30 +41,33 @@ function readBody(contentType: string | null, text: string | null): Record<strin
   return new OAuthError("invalid_request", "The body must be JSON or application/x-www-form-urlencoded");
 }
 
-function failure(error: OAuthError): TTokenHttpResult {
+function failure(error: OAuthError): TPlainResponse {
   const headers: Record<string, string> = { ...NO_STORE };
   // RFC 6749 §5.2: a 401 invalid_client carries a challenge for the scheme clients may use.
   if (error.status === 401) headers["WWW-Authenticate"] = 'Basic realm="hub", charset="UTF-8"';
-  return { status: error.status, body: error.toJSON(), headers };
+  return { status: error.status, headers, json: error.toJSON() };
 }
 
-export async function handleTokenRequest(input: {
-  contentType: string | null;
-  authorization: string | null;
-  /** The raw body, or null when it was larger than MAX_TOKEN_REQUEST_BYTES. */
-  bodyText: string | null;
-  now?: Date;
-}): Promise<TTokenHttpResult> {
-  const body = readBody(input.contentType, input.bodyText);
+async function exchange(http: TPlainRequest): Promise<TPlainResponse> {
+  const body = readBody(http.header("content-type"), await http.text(MAX_TOKEN_REQUEST_BYTES));
   if (body instanceof OAuthError) return failure(body);
   // The code as sent is read with the client (one round trip); used only if it is the grant's code.
   const sentCode = typeof body.code === "string" && body.code.length > 0 ? body.code : undefined;
-  const client = await authenticateClient({ authorizationHeader: input.authorization, body, code: sentCode });
+  const client = await authenticateClient({ authorizationHeader: http.header("authorization"), body, code: sentCode });
   if (client instanceof OAuthError) return failure(client);
   const request = parseTokenRequest(body);
   if (request instanceof OAuthError) return failure(request);
   const code = request.code === sentCode ? client.code : undefined;
-  const result = await exchangeCode({ application: client.application, request, code, now: input.now });
+  const result = await exchangeCode({ application: client.application, request, code });
   if (result instanceof OAuthError) return failure(result);
-  return { status: 200, body: result, headers: { ...NO_STORE } };
+  return { status: 200, headers: NO_STORE, json: result satisfies TTokenResponse };
+}
+
+/** The token endpoint (a plain endpoint: served by Next's route and by server.mjs's hot route). */
+export async function handleTokenRequest(http: TPlainRequest): Promise<TPlainResponse> {
+  try {
+    return await exchange(http);
+  } catch (error) {
+    return serverErrorResult(error);
+  }
 }
