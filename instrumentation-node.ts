@@ -3,10 +3,10 @@
 // docs/decisions/021-hot-routes-beside-next.md), and starts the webhook worker (docs/webhooks.md),
 // stopped with the server.
 export async function registerNode(): Promise<void> {
-  const [{ registerHotRoutes, registerShutdownTask }, { flushAccessLogs }, launch, { handleTokenRequest }, userInfo, data, summary] = await Promise.all([
+  const [{ registerHotRoutes, registerShutdownTask }, { flushAccessLogs }, { launchPage }, { handleTokenRequest }, userInfo, data, summary] = await Promise.all([
     import("@/lib/server/http/hot-routes"),
     import("@/lib/server/audit/log-access"),
-    import("@/app/(portal)/launch/[placementId]/route"),
+    import("@/lib/server/launch/launch-endpoint"),
     import("@/lib/server/oauth/handle-token-request"),
     import("@/lib/server/oauth/user-info-http"),
     import("@/app/manager/v1/data/[orgId]/route"),
@@ -20,11 +20,7 @@ export async function registerNode(): Promise<void> {
     { method: "GET", path: "/users/v1/users/info", endpoint: userInfo.userInfoGet },
     { method: "POST", path: "/users/v1/users/info", endpoint: userInfo.userInfoPost },
     { method: "OPTIONS", path: "/users/v1/users/info", endpoint: userInfo.userInfoOptions },
-    {
-      method: "GET",
-      path: /^\/launch\/(?<placementId>[^/]+)$/,
-      handler: (request, params) => launch.GET(request, { params: Promise.resolve({ placementId: params.placementId! }) }),
-    },
+    { method: "GET", path: /^\/launch\/(?<placementId>[^/]+)$/, endpoint: launchPage },
     // A partner's sync: pages, and whole feeds streamed through the bridge (issue #24).
     { method: "GET", path: /^\/manager\/v1\/data\/(?<orgId>[^/]+)$/, handler: (request, params) => data.GET(request, { params: Promise.resolve({ orgId: params.orgId! }) }) },
     { method: "GET", path: /^\/manager\/v1\/summary\/(?<orgId>[^/]+)$/, handler: (request, params) => summary.GET(request, { params: Promise.resolve({ orgId: params.orgId! }) }) },

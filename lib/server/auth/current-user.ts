@@ -1,11 +1,11 @@
 import { getServerSession, type Session } from "next-auth";
 import { redirect } from "next/navigation";
-import type { NextRequest } from "next/server";
 import { cache } from "react";
 import { authOptions } from "@/lib/server/auth/auth-options";
 import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
 import { database } from "@/lib/server/db/database";
 import type { InstitutionKind, Role } from "@/lib/generated/prisma/client";
+import type { TPlainRequest } from "@/lib/server/http/plain-endpoint";
 import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 import { readSession } from "./session-cookie";
 
@@ -46,7 +46,7 @@ export async function getCurrentUser(): Promise<CurrentUser | null> {
  * The same, for a route handler from its request's cookie alone (no Next request context): the
  * routes server.mjs serves without Next's router (lib/server/http/hot-routes.ts) use this.
  */
-export async function getRequestUser(request: NextRequest): Promise<CurrentUser | null> {
+export async function getRequestUser(request: Request | Pick<TPlainRequest, "cookie">): Promise<CurrentUser | null> {
   const token = await readSession(request);
   return token?.sub ? loadUser(token.sub, token.profileId) : null;
 }

@@ -1,9 +1,10 @@
 import { hkdfSync, randomUUID } from "node:crypto";
 import { EncryptJWT, jwtDecrypt } from "jose";
-import type { NextRequest, NextResponse } from "next/server";
+import type { NextResponse } from "next/server";
 import type { JWT } from "next-auth/jwt";
 import { env } from "@/lib/env";
 import { hubSecret, hubSecretRing } from "@/lib/server/crypto/hub-secret";
+import { fromWebRequest, type TPlainRequest } from "@/lib/server/http/plain-endpoint";
 
 /** How long a sign-in lasts; next-auth's session options use the same figure. */
 export const SESSION_MAX_AGE_S = 8 * 60 * 60;
@@ -72,7 +73,8 @@ export async function writeSession(response: NextResponse, token: JWT | null): P
   return response;
 }
 
-/** The claims of the request's session cookie, or null. */
-export function readSession(request: NextRequest): Promise<JWT | null> {
-  return openSession(request.cookies.get(sessionCookie().name)?.value);
+/** The claims of the request's session cookie (a route handler's Request, or a plain endpoint's), or null. */
+export function readSession(request: Request | Pick<TPlainRequest, "cookie">): Promise<JWT | null> {
+  const cookies = request instanceof Request ? fromWebRequest(request) : request;
+  return openSession(cookies.cookie(sessionCookie().name));
 }

@@ -8,11 +8,14 @@ import { readRequestBody } from "./read-request-body";
 import { hotRoutes, registerHotRoutes } from "./hot-routes";
 import { routeHandler, type TPlainEndpoint } from "./plain-endpoint";
 
-/** A plain endpoint that answers what it read: two headers and the body (limit 16 bytes). */
-const echoPlain: TPlainEndpoint = async (request) => ({
+/** A plain endpoint that answers what it read: headers, a cookie, its params and the body (limit 16 bytes). */
+const echoPlain: TPlainEndpoint = async (request, params) => ({
   status: 201,
   headers: { "x-plain": "yes" },
-  json: { authorization: request.header("Authorization"), repeated: request.header("x-rep"), absent: request.header("x-none"), body: await request.text(16) },
+  json: {
+    authorization: request.header("Authorization"), repeated: request.header("x-rep"), absent: request.header("x-none"),
+    session: request.cookie("sessao") ?? null, params, body: await request.text(16),
+  },
 });
 
 let server: http.Server;
@@ -73,6 +76,8 @@ beforeAll(async () => {
     { method: "GET", path: "/boom", handler: () => { throw new Error("boom"); } },
     { method: "POST", path: "/plain", endpoint: echoPlain },
     { method: "GET", path: "/plain-empty", endpoint: () => ({ status: 204, headers: { "cache-control": "no-store" } }) },
+    { method: "GET", path: /^\/plain-page\/(?<id>[^/]+)$/, endpoint: (_request, params) => ({ status: 200, headers: { "content-type": "text/html; charset=utf-8" }, text: `<p>${params.id}</p>` }) },
+    { method: "POST", path: /^\/plain\/(?<id>[^/]+)$/, endpoint: echoPlain },
     { method: "GET", path: "/plain-boom", endpoint: () => { throw new Error("boom"); } },
     { method: "GET", path: "/stream", handler: () => new Response(counted.stream(), { status: 200 }) },
   ]);
@@ -145,13 +150,17 @@ describe("hot routes", () => {
 
   it("serves a plain endpoint on node:http with the answer its Next route gives for the same request", async () => {
     // Repeated headers, Authorization among them (which req.headers would cut to its first value).
-    const headers = { authorization: ["Bearer a", "Bearer b"], "x-rep": ["1", "2"] };
+    const cookie = "outro=1; sessao=abc%3D%3D; x=2";
+    const headers = { authorization: ["Bearer a", "Bearer b"], "x-rep": ["1", "2"], cookie };
     const served = await send("POST", "/plain?q=1", "hello", headers);
-    const request = new Request("http://hub.test/plain?q=1", { method: "POST", body: "hello", headers: [["authorization", "Bearer a"], ["authorization", "Bearer b"], ["x-rep", "1"], ["x-rep", "2"]] });
+    const request = new Request("http://hub.test/plain?q=1", {
+      method: "POST", body: "hello",
+      headers: [["authorization", "Bearer a"], ["authorization", "Bearer b"], ["x-rep", "1"], ["x-rep", "2"], ["cookie", cookie]],
+    });
     const routed = await routeHandler(echoPlain)(request);
     expect(served.status).toBe(201);
     expect(routed.status).toBe(201);
-    expect(JSON.parse(served.text)).toEqual({ authorization: "Bearer a, Bearer b", repeated: "1, 2", absent: null, body: "hello" });
+    expect(JSON.parse(served.text)).toEqual({ authorization: "Bearer a, Bearer b", repeated: "1, 2", absent: null, session: "abc==", params: {}, body: "hello" });
     expect(JSON.parse(served.text)).toEqual(await routed.json());
     expect(served.headers["content-type"]).toBe(routed.headers.get("content-type"));
     expect(served.headers).toMatchObject({ "x-plain": "yes", "x-content-type-options": "nosniff", "x-frame-options": "DENY" });
@@ -159,6 +168,12 @@ describe("hot routes", () => {
     const empty = await send("GET", "/plain-empty");
     expect(empty).toMatchObject({ status: 204, text: "" });
     expect(empty.headers["content-type"]).toBeUndefined();
+
+    // A path pattern's named groups, decoded, are the endpoint's params; a text body keeps its type.
+    expect(JSON.parse((await send("POST", "/plain/a%20b", "x")).text)).toMatchObject({ params: { id: "a b" }, session: null });
+    const page = await send("GET", "/plain-page/7");
+    expect(page).toMatchObject({ status: 200, text: "<p>7</p>" });
+    expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
   });
 
   it("gives a plain endpoint null for a body over its limit, by Content-Length or as it arrives, and keeps the connection", async () => {

@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { log } from "@/lib/server/log.mjs";
-import type { TPlainEndpoint, TPlainRequest } from "./plain-endpoint";
+import { plainRequest, type TPlainEndpoint } from "./plain-endpoint";
 import { applySecurityHeaders } from "./security-headers.mjs";
 
 type TWebHandler = (request: NextRequest, params: Record<string, string>) => Promise<Response> | Response;
@@ -25,7 +25,7 @@ export type THotRoute =
       path: string | RegExp;
       handler: TWebHandler;
     }
-  | { method: TMethod; path: string; endpoint: TPlainEndpoint };
+  | { method: TMethod; path: string | RegExp; endpoint: TPlainEndpoint };
 
 export type THotRouteServer = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -150,20 +150,14 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<string | null
   });
 }
 
-function plainRequest(req: IncomingMessage): TPlainRequest {
-  return {
-    // headersDistinct keeps every value of a repeated header (req.headers drops all but the first
-    // of some, Authorization among them), so a repeated header reads as it does through Next.
-    header: (name) => req.headersDistinct[name.toLowerCase()]?.join(", ") ?? null,
-    text: (maxBytes) => readBody(req, maxBytes),
-  };
-}
-
 /** Runs a plain endpoint for `req` and writes its answer to `res`, as routeHandler does through Next. */
-async function servePlain(endpoint: TPlainEndpoint, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function servePlain(endpoint: TPlainEndpoint, params: Record<string, string>, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let answer;
   try {
-    answer = await endpoint(plainRequest(req));
+    // headersDistinct keeps every value of a repeated header (req.headers drops all but the first
+    // of some, Authorization among them), so a repeated header reads as it does through Next.
+    const request = plainRequest((name) => req.headersDistinct[name.toLowerCase()]?.join(", ") ?? null, (maxBytes) => readBody(req, maxBytes));
+    answer = await endpoint(request, params);
   } catch (error) {
     answerFailure(error, res);
     req.resume();
@@ -172,11 +166,10 @@ async function servePlain(endpoint: TPlainEndpoint, path: string, req: IncomingM
   res.statusCode = answer.status;
   for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
   applySecurityHeaders(path, (name, value) => res.setHeader(name, value));
-  if (answer.json === undefined) res.end();
-  else {
+  if (answer.json !== undefined) {
     if (!res.hasHeader("content-type")) res.setHeader("Content-Type", "application/json");
     res.end(JSON.stringify(answer.json));
-  }
+  } else res.end(answer.text);
   // A body the endpoint did not read (or stopped reading) is discarded, keeping the connection.
   req.resume();
 }
@@ -230,15 +223,14 @@ async function sendBody(body: ReadableStream<Uint8Array> | null, res: ServerResp
 /** Registers the hot routes (instrumentation.ts). */
 export function registerHotRoutes(routes: readonly THotRoute[]): void {
   const exact = new Map<string, THotRouteServer>();
-  const patterns: Array<{ method: string; path: RegExp; handler: TWebHandler }> = [];
+  const patterns: Array<{ method: string; path: RegExp; serve: (params: Record<string, string>, path: string) => THotRouteServer }> = [];
   for (const route of routes) {
-    if ("endpoint" in route) {
-      const { endpoint, path } = route;
-      exact.set(`${route.method} ${path}`, (rq, rs) => servePlain(endpoint, path, rq, rs));
-    } else if (typeof route.path === "string") {
-      const { handler } = route;
-      exact.set(`${route.method} ${route.path}`, (rq, rs) => serveWith(handler, {}, rq, rs));
-    } else patterns.push({ method: route.method, path: route.path, handler: route.handler });
+    const serve: (params: Record<string, string>, path: string) => THotRouteServer =
+      "endpoint" in route
+        ? (params, path) => (rq, rs) => servePlain(route.endpoint, params, path, rq, rs)
+        : (params) => (rq, rs) => serveWith(route.handler, params, rq, rs);
+    if (typeof route.path === "string") exact.set(`${route.method} ${route.path}`, serve({}, route.path));
+    else patterns.push({ method: route.method, path: route.path, serve });
   }
   (globalThis as TGlobalWithRoutes)[REGISTRY_KEY] = {
     match(req) {
@@ -254,7 +246,7 @@ export function registerHotRoutes(routes: readonly THotRoute[]): void {
         if (!found) continue;
         // Next decodes each dynamic segment; server.mjs's guard already refused what cannot be decoded.
         const params = Object.fromEntries(Object.entries(found.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]));
-        return (rq, rs) => serveWith(route.handler, params, rq, rs);
+        return route.serve(params, path);
       }
       return null;
     },

@@ -1,13 +1,16 @@
 // Endpoints written once for both ways a request reaches them: a Next route handler (a web
 // Request and Response) and server.mjs's hot routes (node:http, where building a Request and a
 // Response for every call cost more than the endpoint's own work: docs/decisions/033). An
-// endpoint reads headers and at most a bounded text body, and answers a status, headers and a
-// JSON body, which is all the token exchange and user info need.
+// endpoint reads headers, cookies and at most a bounded text body, and answers a status, headers
+// and a JSON or text body: all the token exchange, user info and the launch page need.
+import { parseCookie } from "next/dist/compiled/@edge-runtime/cookies";
 import { readRequestBody } from "./read-request-body";
 
 export interface TPlainRequest {
   /** A header's value, repeated ones joined with ", " as the Fetch standard's `Headers.get` does; null when absent. */
   header(name: string): string | null;
+  /** A cookie's value, parsed as Next parses the Cookie header (`request.cookies`); undefined when absent. */
+  cookie(name: string): string | undefined;
   /** The body as text, or null when it is over `maxBytes` (never buffered past the limit). */
   text(maxBytes: number): Promise<string | null>;
 }
@@ -15,22 +18,36 @@ export interface TPlainRequest {
 export interface TPlainResponse {
   status: number;
   headers: Readonly<Record<string, string>>;
-  /** The body, sent as JSON (`Content-Type: application/json` unless `headers` has one); absent: no body. */
+  /** The body, sent as JSON (`Content-Type: application/json` unless `headers` has one). */
   json?: unknown;
+  /** Or the body as text, with the Content-Type `headers` gives. Neither: no body. */
+  text?: string;
 }
 
-export type TPlainEndpoint = (request: TPlainRequest) => Promise<TPlainResponse> | TPlainResponse;
+/** An endpoint; `params` are the named groups of its route's path pattern. */
+export type TPlainEndpoint = (request: TPlainRequest, params: Readonly<Record<string, string>>) => Promise<TPlainResponse> | TPlainResponse;
+
+/** A request for an endpoint from its headers' reader and its body's. */
+export function plainRequest(header: (name: string) => string | null, text: (maxBytes: number) => Promise<string | null>): TPlainRequest {
+  let cookies: Map<string, string> | undefined;
+  return {
+    header,
+    cookie: (name) => (cookies ??= parseCookie(header("cookie") ?? "")).get(name),
+    text,
+  };
+}
 
 export function fromWebRequest(request: Request): TPlainRequest {
-  return { header: (name) => request.headers.get(name), text: (maxBytes) => readRequestBody(request, maxBytes) };
+  return plainRequest((name) => request.headers.get(name), (maxBytes) => readRequestBody(request, maxBytes));
 }
 
 export function toWebResponse(answer: TPlainResponse): Response {
   const init = { status: answer.status, headers: answer.headers };
-  return answer.json === undefined ? new Response(null, init) : Response.json(answer.json, init);
+  if (answer.json !== undefined) return Response.json(answer.json, init);
+  return new Response(answer.text ?? null, init);
 }
 
-/** The Next route handler of an endpoint. */
+/** The Next route handler of an endpoint without path params. */
 export function routeHandler(endpoint: TPlainEndpoint): (request: Request) => Promise<Response> {
-  return async (request) => toWebResponse(await endpoint(fromWebRequest(request)));
+  return async (request) => toWebResponse(await endpoint(fromWebRequest(request), {}));
 }

@@ -2,6 +2,7 @@
 // set their own Content-Security-Policy per response (a nonce, the tool's origin in form-action),
 // which a React page cannot do. Everything interpolated goes through escapeHtml.
 import { randomBytes } from "node:crypto";
+import { toWebResponse, type TPlainResponse } from "@/lib/server/http/plain-endpoint";
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -67,8 +68,8 @@ export interface HtmlResponseOptions {
 }
 
 /** An HTML answer that no cache keeps: launch forms carry single-use nonces and personal data. */
-export function htmlResponse(html: string, { status = 200, csp }: HtmlResponseOptions): Response {
-  return new Response(html, {
+export function htmlAnswer(html: string, { status = 200, csp }: HtmlResponseOptions): TPlainResponse {
+  return {
     status,
     headers: {
       "Content-Type": "text/html; charset=utf-8",
@@ -76,5 +77,11 @@ export function htmlResponse(html: string, { status = 200, csp }: HtmlResponseOp
       "Content-Security-Policy": csp,
       "X-Content-Type-Options": "nosniff",
     },
-  });
+    text: html,
+  };
+}
+
+/** htmlAnswer as a Response. */
+export function htmlResponse(html: string, options: HtmlResponseOptions): Response {
+  return toWebResponse(htmlAnswer(html, options));
 }
