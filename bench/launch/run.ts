@@ -6,7 +6,10 @@
 //   npx tsx bench/launch/run.ts                 # embedded database (PGlite)
 //   DATABASE_URL=postgresql://… npx tsx bench/launch/run.ts --pg
 //
-// Needs the production build. Interleaved hub/floor runs at 8 connections (and 1), RSS sampled.
+// Needs the production build. Interleaved hub/floor runs at 8 connections (and 1), RSS sampled,
+// after an untimed warm-up of each (--warmup seconds, 0 for none): the figures are those of a
+// server that has been answering for a while, as in a school's morning, not of its first
+// thousand requests, which V8 runs before it has optimized them.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -19,6 +22,7 @@ const { values } = parseArgs({
     pg: { type: "boolean", default: false },
     reps: { type: "string", default: "3" },
     seconds: { type: "string", default: "6" },
+    warmup: { type: "string", default: "10" },
     port: { type: "string", default: "3402" },
   },
 });
@@ -75,6 +79,12 @@ console.log(`page: ${sample.length} bytes, ${inputs.length} fields; placement ${
 const rss = new RssSampler(hub.server.pid!);
 const rows: TPairRow[] = [];
 try {
+  const warmup = Number(values.warmup);
+  if (warmup > 0) {
+    const h = await runLoad({ label: "hub warm-up", url: launchUrl, connections: 8, headers: { cookie }, durationSeconds: warmup });
+    const f = await runLoad({ label: "floor warm-up", url: floorUrl, connections: 8, durationSeconds: warmup });
+    console.log(`warm-up, not timed: ${h.requests} hub pages, ${f.requests} floor pages in ${warmup} s each (${h.unexpected + f.unexpected} unexpected answers)`);
+  }
   for (let rep = 1; rep <= Number(values.reps); rep++) {
     console.log(`\nrepetition ${rep}/${values.reps} (load average ${loadAverage()}, hub RSS ${rss.sample()} MB)`);
     const repRows: typeof rows = [];

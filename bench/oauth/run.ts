@@ -9,7 +9,10 @@
 // 8 connections, interleaved hub/peer: the code → tokens exchange with client_secret_post and with
 // client_secret_basic (PKCE S256, redirect_uri, RS256 id_token; each code minted beforehand and
 // used once), then user info with one access token (the hub's /users/v1/users/info, the peer's /me).
-// The server's RSS is sampled throughout.
+// The server's RSS is sampled throughout. Before the timed runs, each server answers an untimed
+// warm-up of each path (--warmup seconds of user info, --codes exchanges; 0 for none): the figures
+// are those of servers that have been answering for a while, not of the first thousand requests,
+// which V8 runs before it has optimized them.
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { freshDatabase, prepareDatabase, spawnChild, startHub, stopChild } from "../lib/hub";
@@ -22,6 +25,7 @@ const { values } = parseArgs({
     reps: { type: "string", default: "3" },
     codes: { type: "string", default: "1500" },
     seconds: { type: "string", default: "5" },
+    warmup: { type: "string", default: "10" },
     port: { type: "string", default: "3400" },
     // Only one of the paths (e.g. with BENCH_PROFILE_DIR, to profile it alone): token or userinfo.
     only: { type: "string" },
@@ -97,7 +101,21 @@ const peerTokens = {
 const rss = new RssSampler(hub.server.pid!);
 const rows: TPairRow[] = [];
 const seconds = Number(values.seconds);
+const userInfoRun = (who: "hub" | TPeer, connections: number, durationSeconds: number) =>
+  who === "hub"
+    ? runLoad({ label: "hub userinfo", url: `${hub.base}/users/v1/users/info`, connections, headers: { authorization: `Bearer ${hubToken}` }, durationSeconds })
+    : runLoad({ label: `peer (${who}) /me`, url: `${peers[who].base}/me`, connections, headers: { authorization: `Bearer ${peerTokens[who]}` }, durationSeconds });
 try {
+  const warmup = Number(values.warmup);
+  if (warmup > 0) {
+    const done: string[] = [];
+    for (const who of ["hub", "memory", "database"] as const) {
+      const exchanges = values.only === "userinfo" ? null : await tokenRun(who, "basic", 8);
+      const reads = values.only === "token" ? null : await userInfoRun(who, 8, warmup);
+      done.push(`${who}: ${exchanges?.requests ?? 0} exchanges, ${reads?.requests ?? 0} user info (${(exchanges?.unexpected ?? 0) + (reads?.unexpected ?? 0)} unexpected)`);
+    }
+    console.log(`warm-up, not timed: ${done.join("; ")}`);
+  }
   for (let rep = 1; rep <= reps; rep++) {
     console.log(`\nrepetition ${rep}/${reps} (load average ${loadAverage()}, hub RSS ${rss.sample()} MB)`);
     const repRows: typeof rows = [];
@@ -109,11 +127,9 @@ try {
         repRows.push({ path: `token (client_secret_${auth})`, hub: h, peer: p, peer2: p2 });
       }
       if (values.only === "token") continue;
-      const h = await runLoad({ label: "hub userinfo", url: `${hub.base}/users/v1/users/info`, connections, headers: { authorization: `Bearer ${hubToken}` }, durationSeconds: seconds });
-      const me = (peer: TPeer) =>
-        runLoad({ label: `peer (${peer}) /me`, url: `${peers[peer].base}/me`, connections, headers: { authorization: `Bearer ${peerTokens[peer]}` }, durationSeconds: seconds });
-      const p = await me("memory");
-      const p2 = await me("database");
+      const h = await userInfoRun("hub", connections, seconds);
+      const p = await userInfoRun("memory", connections, seconds);
+      const p2 = await userInfoRun("database", connections, seconds);
       repRows.push({ path: "user info (hub) / `/me` (peer)", hub: h, peer: p, peer2: p2 });
     }
     printRepetition(repRows, PEER_NAMES);

@@ -32,4 +32,20 @@ describe("percentEncode (RFC 5849 §3.6)", () => {
   it("returns an empty string for an empty value", () => {
     expect(percentEncode("")).toBe("");
   });
+
+  it("encodes a lone surrogate as U+FFFD's UTF-8 bytes, as any UTF-8 encoder of the string would", () => {
+    expect(percentEncode("a\uD800b")).toBe("a%EF%BF%BDb");
+    expect(percentEncode("\uDFFF")).toBe("%EF%BF%BD");
+  });
+
+  it("agrees, on every code point of a random sample, with encoding each UTF-8 byte by the definition", () => {
+    const byDefinition = (value: string) =>
+      [...Buffer.from(value, "utf8")].map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+    const points = [...Array.from({ length: 128 }, (_, i) => i), 0x7ff, 0x800, 0xfffd, 0xffff, 0x10000, 0x10ffff];
+    for (let i = 0; i < 2000; i++) points.push(Math.floor(Math.random() * 0x110000));
+    for (const point of points) {
+      const value = point >= 0xd800 && point <= 0xdfff ? String.fromCharCode(point) : String.fromCodePoint(point);
+      expect(percentEncode(`x${value}y`)).toBe(byDefinition(`x${value}y`));
+    }
+  });
 });

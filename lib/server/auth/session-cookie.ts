@@ -26,26 +26,28 @@ export function sessionCookie(): { name: string; options: { httpOnly: true; same
 const CLOCK_TOLERANCE_S = 15;
 
 // next-auth derives the cookie's A256GCM key from the secret with HKDF on every call; the key
-// depends only on the secret, so it is derived once per secret of the ring (docs/decisions/021).
-const derivedKeys = new Map<string, Uint8Array>();
-function sessionKey(secret: string): Uint8Array {
+// depends only on the secret, so it is derived once per secret of the ring (docs/decisions/021),
+// and imported once as a CryptoKey, which jose would otherwise import again for every cookie.
+const derivedKeys = new Map<string, Promise<CryptoKey>>();
+function sessionKey(secret: string): Promise<CryptoKey> {
   let key = derivedKeys.get(secret);
   if (!key) {
-    key = new Uint8Array(hkdfSync("sha256", secret, "", "NextAuth.js Generated Encryption Key", 32));
+    const raw = new Uint8Array(hkdfSync("sha256", secret, "", "NextAuth.js Generated Encryption Key", 32));
+    key = crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
     derivedKeys.set(secret, key);
   }
   return key;
 }
 
 /** Seals the claims as next-auth's `encode` does: dir + A256GCM, iat, exp, a random jti. */
-export function sealSession(token: JWT): Promise<string> {
+export async function sealSession(token: JWT): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return new EncryptJWT(token)
     .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
     .setIssuedAt(now)
     .setExpirationTime(now + SESSION_MAX_AGE_S)
     .setJti(randomUUID())
-    .encrypt(sessionKey(hubSecret()));
+    .encrypt(await sessionKey(hubSecret()));
 }
 
 /**
@@ -56,7 +58,7 @@ export function sealSession(token: JWT): Promise<string> {
 export async function openSession(value: string | undefined): Promise<JWT | null> {
   if (!value) return null;
   for (const secret of hubSecretRing()) {
-    const token = await jwtDecrypt(value, sessionKey(secret), { clockTolerance: CLOCK_TOLERANCE_S }).then(
+    const token = await jwtDecrypt(value, await sessionKey(secret), { clockTolerance: CLOCK_TOLERANCE_S }).then(
       ({ payload }) => payload as JWT,
       () => null,
     );
