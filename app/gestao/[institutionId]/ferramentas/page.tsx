@@ -184,7 +184,7 @@ export default async function PlacementsPage({ params, searchParams }: Props) {
         <h2 id="new-placement-title" className={sectionTitle}>Disponibilizar ferramenta</h2>
         {tools.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600">
-            Nenhuma ferramenta disponível: as ferramentas vêm das edtechs vinculadas. Vincule uma em <Link href={`/gestao/${institution.id}/aplicativos`} className="text-brand-700 hover:underline">Aplicativos e dados</Link>.
+            Nenhuma ferramenta disponível: as ferramentas vêm das edtechs vinculadas. Vincule uma em <Link href={`/gestao/${institution.id}/aplicativos`} className="text-brand-700 underline">Aplicativos e dados</Link>.
           </p>
         ) : (
           <div className="mt-3">

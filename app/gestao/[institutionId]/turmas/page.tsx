@@ -60,7 +60,7 @@ export default async function ClassesPage({ params, searchParams }: Props) {
       >
         {periods.length === 0 && (
           <p className="text-sm text-slate-600">
-            Cadastre um <Link href={`/gestao/${institution.id}/periodos`} className="text-brand-700 hover:underline">período letivo</Link> antes de criar turmas.
+            Cadastre um <Link href={`/gestao/${institution.id}/periodos`} className="text-brand-700 underline">período letivo</Link> antes de criar turmas.
           </p>
         )}
       </FormSection>

@@ -91,7 +91,7 @@ export default async function PersonPage({ params, searchParams }: Props) {
         <section aria-labelledby="enrollments-title" className={card}>
           <h3 id="enrollments-title" className={sectionTitle}>Matrículas</h3>
           {detail.enrollments.length === 0 ? (
-            <p className="mt-2 text-sm text-slate-600">Sem matrícula. Para matricular, abra a turma em <Link href={`/gestao/${institution.id}/turmas`} className="text-brand-700 hover:underline">Turmas</Link>.</p>
+            <p className="mt-2 text-sm text-slate-600">Sem matrícula. Para matricular, abra a turma em <Link href={`/gestao/${institution.id}/turmas`} className="text-brand-700 underline">Turmas</Link>.</p>
           ) : (
             <ul className="mt-2 divide-y divide-slate-100">
               {detail.enrollments.map((e) => (

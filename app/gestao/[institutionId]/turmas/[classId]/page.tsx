@@ -109,7 +109,7 @@ export default async function ClassPage({ params, searchParams }: Props) {
           <ul className="mt-4 divide-y divide-slate-100" aria-label="Alunos encontrados">
             {candidates.length === 0 ? (
               <li className="py-2 text-sm text-slate-600">
-                Nenhum aluno fora desta turma encontrado para “{find}”. Cadastre-o em <Link href={`/gestao/${institution.id}/pessoas`} className="text-brand-700 hover:underline">Pessoas</Link>.
+                Nenhum aluno fora desta turma encontrado para “{find}”. Cadastre-o em <Link href={`/gestao/${institution.id}/pessoas`} className="text-brand-700 underline">Pessoas</Link>.
               </li>
             ) : (
               candidates.map((s) => (
