@@ -89,8 +89,8 @@ try {
     console.log(`\nrepetition ${rep}/${values.reps} (load average ${loadAverage()}, hub RSS ${rss.sample()} MB)`);
     const repRows: typeof rows = [];
     for (const connections of [1, 8]) {
-      const h = await runLoad({ label: "hub launch", url: launchUrl, connections, headers: { cookie }, durationSeconds: seconds });
-      const f = await runLoad({ label: "floor launch", url: floorUrl, connections, durationSeconds: seconds });
+      const h = await runLoad({ label: "hub launch", url: launchUrl, connections, headers: { cookie }, durationSeconds: seconds, cpuOf: { pid: hub.server.pid!, postgres: engine === "postgres" } });
+      const f = await runLoad({ label: "floor launch", url: floorUrl, connections, durationSeconds: seconds, cpuOf: { pid: floor.pid! } });
       repRows.push({ path: "launch page (hub) / oauth-1.0a floor", hub: h, peer: f });
     }
     printRepetition(repRows);

@@ -1,6 +1,6 @@
 // Load and measurement helpers shared by the benches: autocannon runs with a request per
 // pre-minted credential, RSS sampling of a process, the load average, and the tables.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import autocannon from "autocannon";
 
@@ -15,6 +15,8 @@ export interface TLoadResult {
   /** Answers other than the expected status, by status. */
   unexpected: number;
   statuses: Record<number, number>;
+  /** CPU per answer, in ms, of the processes the spec named (`cpuOf`), over the run. */
+  cpuMs?: { server: number; postgres?: number };
 }
 
 export interface TLoadSpec {
@@ -29,6 +31,47 @@ export interface TLoadSpec {
   /** Headers per request, like `bodies` (e.g. HTTP Basic with a code in the body). */
   expectStatus?: number;
   durationSeconds?: number;
+  /** The server's pid, and whether to count PostgreSQL's processes too: their CPU per answer in the result. */
+  cpuOf?: { pid: number; postgres?: boolean };
+}
+
+function statFields(pid: number | string): string[] {
+  // After the command's closing parenthesis: state is field 0, ppid 1, utime 11, stime 12, cutime 13, cstime 14.
+  return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+}
+
+/** CPU seconds a process has used (user + system, all its threads; Linux /proc, 100 ticks a second). */
+export function cpuSeconds(pid: number): number {
+  const fields = statFields(pid);
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * CPU seconds used by PostgreSQL on this machine: its processes alive now, and those that ended
+ * (a backend whose connection closed), which the postmaster counts among its children's time
+ * once it has reaped them.
+ */
+export function postgresCpuSeconds(): number {
+  const processes: Array<{ pid: string; ppid: string; fields: string[] }> = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").startsWith("postgres")) {
+        const fields = statFields(entry);
+        processes.push({ pid: entry, ppid: fields[1]!, fields });
+      }
+    } catch {
+      // The process ended between listing and reading.
+    }
+  }
+  const pids = new Set(processes.map((p) => p.pid));
+  let ticks = 0;
+  for (const { ppid, fields } of processes) {
+    ticks += Number(fields[11]) + Number(fields[12]);
+    // The postmaster (its parent is not a postgres process): its reaped children's time too.
+    if (!pids.has(ppid)) ticks += Number(fields[13]) + Number(fields[14]);
+  }
+  return ticks / 100;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
@@ -45,6 +88,7 @@ export async function runLoad(spec: TLoadSpec): Promise<TLoadResult> {
   let unexpected = 0;
   const statuses: Record<number, number> = {};
   const latencies: number[] = [];
+  const cpuBefore = spec.cpuOf && { server: cpuSeconds(spec.cpuOf.pid), postgres: spec.cpuOf.postgres ? postgresCpuSeconds() : 0 };
   const started = performance.now();
   let instance: autocannon.Instance | undefined;
   const done = new Promise<autocannon.Result>((resolve, reject) => {
@@ -70,6 +114,14 @@ export async function runLoad(spec: TLoadSpec): Promise<TLoadResult> {
   });
   const result = await done;
   const seconds = (lastAnswer - started) / 1000;
+  const answers = latencies.length + unexpected;
+  const cpuMs =
+    spec.cpuOf && cpuBefore && answers > 0
+      ? {
+          server: ((cpuSeconds(spec.cpuOf.pid) - cpuBefore.server) * 1000) / answers,
+          ...(spec.cpuOf.postgres ? { postgres: ((postgresCpuSeconds() - cpuBefore.postgres) * 1000) / answers } : {}),
+        }
+      : undefined;
   latencies.sort((a, b) => a - b);
   return {
     label: spec.label,
@@ -81,6 +133,7 @@ export async function runLoad(spec: TLoadSpec): Promise<TLoadResult> {
     errors: result.errors + result.timeouts,
     unexpected,
     statuses,
+    ...(cpuMs ? { cpuMs } : {}),
   };
 }
 
@@ -146,9 +199,28 @@ export type TPairRow = { path: string; hub: TLoadResult; peer: TLoadResult; peer
 /** One repetition's table, then the runs that had unexpected answers, by status. */
 export function printRepetition(rows: TPairRow[], names?: { peer: string; peer2?: string }): void {
   console.log(pairTable(rows, names));
+  const cpu = cpuTable(rows, names);
+  if (cpu) console.log(`\n${cpu}`);
   for (const r of rows.flatMap((row) => [row.hub, row.peer, ...(row.peer2 ? [row.peer2] : [])])) {
     if (r.unexpected) console.log(`  ${r.label} (${r.connections}): unexpected answers ${JSON.stringify(r.statuses)}`);
   }
+}
+
+/**
+ * CPU per answer of each server in the rows (and of PostgreSQL, when measured), in ms: what the
+ * throughputs are made of on a machine whose cores the servers, the database and the load
+ * generator share. Nothing when no run measured CPU.
+ */
+export function cpuTable(rows: TPairRow[], names: { peer: string; peer2?: string } = { peer: "peer" }): string {
+  if (!rows.some((r) => r.hub.cpuMs)) return "";
+  const cell = (r: TLoadResult | undefined) => (r?.cpuMs ? `${fmt(r.cpuMs.server, 2)}${r.cpuMs.postgres !== undefined ? ` + ${fmt(r.cpuMs.postgres, 2)}` : ""}` : "");
+  const second = rows.some((r) => r.peer2) ? (names.peer2 ?? "peer 2") : null;
+  const lines = [
+    `| CPU ms per answer (server + PostgreSQL) | conns | hub | ${names.peer} |${second ? ` ${second} |` : ""}`,
+    `|---|---:|---:|---:|${second ? "---:|" : ""}`,
+  ];
+  for (const { path, hub, peer, peer2 } of rows) lines.push(`| ${path} | ${hub.connections} | ${cell(hub)} | ${cell(peer)} |${second ? ` ${cell(peer2)} |` : ""}`);
+  return lines.join("\n");
 }
 
 /** Stops the sampler and prints the server's RSS over the whole bench. */

@@ -73,13 +73,16 @@ const peerBody = (code: string, auth: "post" | "basic") =>
     ...(auth === "post" ? { client_id: "peer-client_secret_post", client_secret: PEER_SECRET } : {}),
   }).toString();
 
+/** Whose CPU a run measures: the server's process, and PostgreSQL's when the bench runs on it. */
+const cpuOf = (who: "hub" | TPeer) => ({ pid: (who === "hub" ? hub.server.pid : peers[who].child.pid)!, postgres: engine === "postgres" });
+
 async function tokenRun(who: "hub" | TPeer, auth: "post" | "basic", connections: number): Promise<TLoadResult> {
   if (who === "hub") {
     const codes = await mintHubCodes(hub.base, cookie, codesPerRun);
     return runLoad({
       label: `hub token ${auth}`, url: `${hub.base}/lti/v1/oauth2/authorize`, method: "POST", connections,
       headers: { ...FORM, ...(auth === "basic" ? { authorization: basic(DEMO_CLIENT.id, DEMO_CLIENT.secret) } : {}) },
-      bodies: codes.map((c) => hubTokenBody(hub.base, c, auth)),
+      bodies: codes.map((c) => hubTokenBody(hub.base, c, auth)), cpuOf: cpuOf(who),
     });
   }
   const client = auth === "post" ? "peer-client_secret_post" : "peer-client_secret_basic";
@@ -87,7 +90,7 @@ async function tokenRun(who: "hub" | TPeer, auth: "post" | "basic", connections:
   return runLoad({
     label: `peer (${who}) token ${auth}`, url: `${peers[who].base}/token`, method: "POST", connections,
     headers: { ...FORM, ...(auth === "basic" ? { authorization: basic(client, PEER_SECRET) } : {}) },
-    bodies: codes.map((c) => peerBody(c, auth)),
+    bodies: codes.map((c) => peerBody(c, auth)), cpuOf: cpuOf(who),
   });
 }
 
@@ -103,8 +106,8 @@ const rows: TPairRow[] = [];
 const seconds = Number(values.seconds);
 const userInfoRun = (who: "hub" | TPeer, connections: number, durationSeconds: number) =>
   who === "hub"
-    ? runLoad({ label: "hub userinfo", url: `${hub.base}/users/v1/users/info`, connections, headers: { authorization: `Bearer ${hubToken}` }, durationSeconds })
-    : runLoad({ label: `peer (${who}) /me`, url: `${peers[who].base}/me`, connections, headers: { authorization: `Bearer ${peerTokens[who]}` }, durationSeconds });
+    ? runLoad({ label: "hub userinfo", url: `${hub.base}/users/v1/users/info`, connections, headers: { authorization: `Bearer ${hubToken}` }, durationSeconds, cpuOf: cpuOf(who) })
+    : runLoad({ label: `peer (${who}) /me`, url: `${peers[who].base}/me`, connections, headers: { authorization: `Bearer ${peerTokens[who]}` }, durationSeconds, cpuOf: cpuOf(who) });
 try {
   const warmup = Number(values.warmup);
   if (warmup > 0) {
