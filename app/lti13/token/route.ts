@@ -2,11 +2,10 @@ import { NextResponse, type NextRequest } from "next/server";
 import { OAuthError } from "@/lib/oauth/errors";
 import { otherMethods } from "@/lib/server/http/other-methods";
 import { issueServiceToken } from "@/lib/server/lti13/services";
+import { NO_STORE } from "@/lib/server/oauth/no-store";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
-
-const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
 /** POST /lti13/token: LTI Advantage service tokens (client credentials + RFC 7523 JWT assertion). */
 export async function POST(request: NextRequest): Promise<Response> {

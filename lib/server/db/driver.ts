@@ -6,8 +6,9 @@ import { isDatabaseUnavailable } from "./unavailable";
 export interface QueryOptions {
   /**
    * Keep the statement prepared on each connection (PostgreSQL; PGlite outside a transaction):
-   * parse and plan once, then only bind and execute. For hot statements whose text is constant and whose plan does not depend
-   * on the values (an indexed lookup by key), and for a text a request runs many times over
+   * parse and plan once, then only bind and execute. For hot statements whose text is constant
+   * and whose plan does not depend on the values (an indexed lookup by key), and for a text a
+   * request runs many times over
    * (a whole Data API feed's chunks: one text per entity and subtree size); never for text that
    * differs from one request to the next, which would pile up statements on every connection.
    */
@@ -71,18 +72,21 @@ function pglitePreparedQuery(client: PGlite): <T>(sql: string, params: unknown[]
     return client._runExclusiveTransaction(() =>
       client._runExclusiveQuery(async () => {
         const send = async (message: Uint8Array) => (await client.execProtocol(message, { syncToFs: false })).messages;
+        // The first call parses the named statement and reads its parameter types.
+        const typesOf = async (): Promise<number[]> => {
+          const known = parameterTypes.get(name);
+          if (known) return known;
+          await send(protocol.serialize.parse({ name, text: sql }));
+          const types = parse.parseDescribeStatementResults(await send(protocol.serialize.describe({ type: "S", name })));
+          parameterTypes.set(name, types);
+          return types;
+        };
         const messages = [];
         try {
-          let types = parameterTypes.get(name);
-          if (!types) {
-            await send(protocol.serialize.parse({ name, text: sql }));
-            types = parse.parseDescribeStatementResults(await send(protocol.serialize.describe({ type: "S", name })));
-            parameterTypes.set(name, types);
-          }
-          const known = types;
+          const types = await typesOf();
           const values = params.map((value, i) => {
             if (value === null || value === undefined) return null;
-            const serialize = client.serializers[known[i]!];
+            const serialize = client.serializers[types[i]!];
             return serialize ? serialize(value) : String(value);
           });
           messages.push(...(await send(protocol.serialize.bind({ statement: name, values }))));

@@ -1,14 +1,12 @@
 // HTTP for the authorization screen's route handlers (/lti/v1/oauth2/authorize, /oauth/continuar).
 import { getCurrentUser } from "@/lib/server/auth/current-user";
+import { NO_STORE } from "./no-store";
 import { serverErrorResponse } from "./server-error";
 import { decideAuthorization, type TAuthorizationOutcome, type TAuthorizationStep } from "./decide-authorization";
 import { renderErrorPage } from "./render-error-page";
 
-/**
- * Every response of the flow may carry a code or token in its Location: never cached. No CORS
- * headers: this is a browser navigation, never a cross-origin fetch (DESIGN.md).
- */
-const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
+// Every response of the flow may carry a code or token in its Location: never cached (NO_STORE).
+// No CORS headers: this is a browser navigation, never a cross-origin fetch (DESIGN.md).
 
 /**
  * Next's client router fetches a route it navigates to (`router.push` after the profile picker)

@@ -5,15 +5,13 @@ import { OAuthError } from "@/lib/oauth/errors";
 import { formBodyToRecord, parseTokenRequest } from "@/lib/oauth/token-request";
 import { mediaType } from "@/lib/server/http/media-type";
 import type { TPlainRequest, TPlainResponse } from "@/lib/server/http/plain-endpoint";
+import { NO_STORE } from "./no-store";
 import { serverErrorResult } from "./server-error";
 import { authenticateClient } from "./authenticate-client";
 import { exchangeCode, type TTokenResponse } from "./exchange-code";
 
 /** A token request is a few short fields; anything bigger is not one. */
 export const MAX_TOKEN_REQUEST_BYTES = 16 * 1024;
-
-/** RFC 6749 §5.1: token responses (and errors, which may echo request data) are never cached. */
-const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
 /** Media types a JSON body arrives with when its sender did not set one: none, curl's, fetch's. */
 const LOOSE_TYPES = ["", "application/x-www-form-urlencoded", "text/plain"];

@@ -4,8 +4,7 @@ import { RETRY_AFTER_SECONDS } from "@/lib/errors";
 import { toAppError } from "@/lib/server/http/error-response";
 import { toWebResponse, type TPlainResponse } from "@/lib/server/http/plain-endpoint";
 import { log } from "@/lib/server/log.mjs";
-
-const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
+import { NO_STORE } from "./no-store";
 
 /**
  * For failures that are not the caller's: an OAuth-shaped answer that leaks nothing. A database
@@ -29,4 +28,3 @@ export function serverErrorResult(error: unknown, headers: Record<string, string
 export function serverErrorResponse(error: unknown, headers: Record<string, string> = {}): Response {
   return toWebResponse(serverErrorResult(error, headers));
 }
-

@@ -5,6 +5,7 @@ import { OAuthError } from "@/lib/oauth/errors";
 import { allowHeader } from "@/lib/server/http/other-methods";
 import type { TPlainRequest, TPlainResponse } from "@/lib/server/http/plain-endpoint";
 import { getUserInfo, tokenFromPostBody, MAX_USER_INFO_BODY_BYTES } from "./get-user-info";
+import { NO_STORE } from "./no-store";
 import { serverErrorResult } from "./server-error";
 
 /**
@@ -12,7 +13,6 @@ import { serverErrorResult } from "./server-error";
  * applications run in the browser (docs/oauth.md, "CORS").
  */
 const CORS = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "WWW-Authenticate" };
-const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
 async function answer(authorization: string | null | OAuthError, request: TPlainRequest): Promise<TPlainResponse> {
   try {
