@@ -1,7 +1,7 @@
 /**
  * Signing keys, access tokens (RFC 9068 JWT profile) and OpenID Connect id tokens.
  */
-import { createHash } from "node:crypto";
+import { createHash, type KeyObject } from "node:crypto";
 import {
   calculateJwkThumbprint,
   createLocalJWKSet,
@@ -9,14 +9,12 @@ import {
   errors,
   exportJWK,
   generateKeyPair,
-  importJWK,
   jwtVerify,
-  SignJWT,
-  type CryptoKey,
   type JWK,
   type JWTPayload,
 } from "jose";
 import { z } from "zod";
+import { rs256SigningKey, signRs256Compact } from "./jose-compact";
 import { OAuthError } from "./errors";
 
 /** The only algorithm we sign with and accept (no `none`, no HMAC/RSA confusion: RFC 8725 §3.1). */
@@ -47,12 +45,12 @@ export async function generateSigningKey(): Promise<SigningKey> {
 }
 
 /** Importing a JWK costs an RSA parse; keys are long-lived objects, so cache per key. */
-const importedPrivateKeys = new WeakMap<SigningKey, Promise<CryptoKey | Uint8Array>>();
+const importedPrivateKeys = new WeakMap<SigningKey, KeyObject>();
 
-function privateKeyOf(key: SigningKey): Promise<CryptoKey | Uint8Array> {
+function privateKeyOf(key: SigningKey): KeyObject {
   let imported = importedPrivateKeys.get(key);
   if (imported === undefined) {
-    imported = importJWK(key.privateJwk, SIGNING_ALG);
+    imported = rs256SigningKey(key.privateJwk);
     importedPrivateKeys.set(key, imported);
   }
   return imported;
@@ -91,7 +89,10 @@ export async function signAccessToken(input: AccessTokenInput): Promise<string> 
   return signOurJwt({ client_id: input.clientId, scope: input.scope.join(" "), jti: input.jti }, "at+jwt", input.audience, input);
 }
 
-/** One of our JWTs: RS256 with our key's kid, iss, sub, aud, iat = now and exp = now + lifetime. */
+/**
+ * One of our JWTs: RS256 with our key's kid, iss, sub, aud, iat = now and exp = now + lifetime.
+ * Signed synchronously with node:crypto (jose-compact.ts, docs/decisions/035).
+ */
 async function signOurJwt(
   payload: JWTPayload,
   typ: "at+jwt" | "JWT",
@@ -100,14 +101,8 @@ async function signOurJwt(
 ): Promise<string> {
   assertLifetime(input.expiresInSeconds);
   const iat = epochSeconds(input.now);
-  return new SignJWT(payload)
-    .setProtectedHeader({ alg: SIGNING_ALG, typ, kid: input.key.kid })
-    .setIssuer(input.issuer)
-    .setSubject(input.subject)
-    .setAudience(audience)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + input.expiresInSeconds)
-    .sign(await privateKeyOf(input.key));
+  const claims = { ...payload, iss: input.issuer, sub: input.subject, aud: audience, iat, exp: iat + input.expiresInSeconds };
+  return signRs256Compact({ typ, kid: input.key.kid }, claims, privateKeyOf(input.key));
 }
 
 /**

@@ -39,4 +39,23 @@ describe("session cookie", () => {
     expect(await openSession(tampered)).toBeNull();
     expect(await openSession("not-a-jwe")).toBeNull();
   });
+
+  it("agrees with next-auth on the claims it accepts: exp, nbf and iat as numbers, within 15 s of tolerance", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const cases: Array<{ token: Record<string, unknown>; maxAge?: number; opens: boolean }> = [
+      { token: { sub: "a", nbf: now + 3600 }, opens: false },
+      { token: { sub: "b", nbf: now + 10 }, opens: true },
+      { token: { sub: "c", nbf: "soon" }, opens: false },
+      { token: { sub: "d" }, maxAge: -10, opens: true },
+      { token: { sub: "e" }, maxAge: -20, opens: false },
+      { token: { sub: "f", nbf: now - 60 }, opens: true },
+    ];
+    for (const { token, maxAge, opens } of cases) {
+      const sealed = await encode({ token, secret: SECRET, ...(maxAge === undefined ? {} : { maxAge }) });
+      const byNextAuth = await decode({ token: sealed, secret: SECRET }).catch(() => null);
+      const byHub = await openSession(sealed);
+      expect(byNextAuth === null ? null : byNextAuth.sub, `next-auth, ${JSON.stringify(token)}`).toBe(opens ? token.sub : null);
+      expect(byHub === null ? null : byHub.sub, `hub, ${JSON.stringify(token)}`).toBe(opens ? token.sub : null);
+    }
+  });
 });

@@ -19,7 +19,7 @@ import { verifyPkce } from "@/lib/oauth/pkce";
 import { hashSecret } from "@/lib/oauth/secret";
 import type { TokenRequest } from "@/lib/oauth/token-request";
 import { logIdTokenIssued } from "@/lib/server/audit/log-id-token";
-import { planTokens, recordTokenRowsSql, type TTokenRow } from "./issue-tokens";
+import { planTokens, recordTokenRowsSql, signWhileWriting, type TTokenRow } from "./issue-tokens";
 import { getSigningKey } from "./signing-keys";
 
 export interface TTokenResponse {
@@ -105,12 +105,12 @@ export async function exchangeCode(options: {
     application, profileId: code.profileId, scope: code.scope.split(" ").filter(Boolean), nonce: code.nonce,
     codeId: code.id, accessToken: true, idToken: true, now, key: await getSigningKey({ now }),
   });
-  // The claim and the rows are written while the tokens are signed (the signatures run on
-  // libuv's thread pool); if the code was spent meanwhile, the signed tokens are dropped unsent.
-  const [tokens, stored] = await Promise.all([
-    sign(),
+  // The claim and the rows are written while the tokens are signed; if the code was spent
+  // meanwhile, the signed tokens are dropped unsent.
+  const [tokens, stored] = await signWhileWriting(
+    sign,
     sql.query(CLAIM_AND_RECORD_SQL, [code.id, now, JSON.stringify(rows satisfies TTokenRow[])], { prepared: true }),
-  ]);
+  );
   const { accessToken, idToken } = tokens;
   if (!accessToken || !idToken) throw new Error("planTokens did not sign both tokens");
   if (stored.length === 0) return refuseReplay(code.id, now);

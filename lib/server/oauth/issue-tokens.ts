@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { database } from "@/lib/server/db/database";
 import { env } from "@/lib/env";
 import { signAccessToken, signIdToken, type SigningKey } from "@/lib/oauth/jwt";
@@ -64,8 +65,17 @@ const RECORD_SQL = recordTokenRowsSql("$1");
  */
 export async function issueTokens(input: TIssueTokensInput): Promise<TIssuedTokens> {
   const { rows, sign } = await planTokens(input);
-  const [tokens] = await Promise.all([sign(), rows.length > 0 ? database().sql.query(RECORD_SQL, [JSON.stringify(rows)], { prepared: true }) : null]);
+  const [tokens] = await signWhileWriting(sign, rows.length > 0 ? database().sql.query(RECORD_SQL, [JSON.stringify(rows)], { prepared: true }) : Promise.resolve(null));
   return tokens;
+}
+
+/**
+ * The tokens `sign` signs, and what `write` gives, the statement sent first: the signatures run on
+ * this thread (docs/decisions/035), so they start on the event loop's next turn, once the driver
+ * has sent the statement, and the database runs it meanwhile.
+ */
+export function signWhileWriting<T>(sign: () => Promise<TIssuedTokens>, write: Promise<T>): Promise<[TIssuedTokens, T]> {
+  return Promise.all([nextTurn().then(sign), write]);
 }
 
 /**
