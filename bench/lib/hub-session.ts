@@ -10,9 +10,10 @@ export const FORM_HEADERS = { "content-type": "application/x-www-form-urlencoded
 
 /**
  * `n` authorization codes for the demo application, from the hub's own authorization endpoint for
- * the signed-in person of `cookie` (8 requests at a time), bound to BENCH_VERIFIER.
+ * the signed-in person of `cookie` (8 requests at a time), bound to BENCH_VERIFIER. `base` is the
+ * hub the demo was seeded for (its redirect URI); `origin` the server asked, `base` by default.
  */
-export async function mintHubCodes(base: string, cookie: string, n: number): Promise<string[]> {
+export async function mintHubCodes(base: string, cookie: string, n: number, origin: string = base): Promise<string[]> {
   const challenge = createHash("sha256").update(BENCH_VERIFIER).digest("base64url");
   const codes: string[] = [];
   const one = async (i: number) => {
@@ -20,7 +21,7 @@ export async function mintHubCodes(base: string, cookie: string, n: number): Pro
       response_type: "code", client_id: DEMO_CLIENT.id, redirect_uri: `${base}/demo-app/callback`, scope: "openid user.info",
       state: `s${i}`, nonce: `n${i}`, code_challenge: challenge, code_challenge_method: "S256",
     });
-    const res = await fetch(`${base}/lti/v1/oauth2/authorize?${query}`, { headers: { cookie }, redirect: "manual" });
+    const res = await fetch(`${origin}/lti/v1/oauth2/authorize?${query}`, { headers: { cookie }, redirect: "manual" });
     const code = new URL(res.headers.get("location") ?? "", base).searchParams.get("code");
     if (!code) throw new Error(`authorize answered ${res.status} without a code (${res.headers.get("location")})`);
     codes.push(code);
@@ -37,10 +38,10 @@ export function hubTokenBody(base: string, code: string, auth: "post" | "basic" 
   }).toString();
 }
 
-/** An access token (scope openid user.info) for the person of `cookie`. */
-export async function hubAccessToken(base: string, cookie: string): Promise<string> {
-  const [code] = await mintHubCodes(base, cookie, 1);
-  const res = await fetch(`${base}/lti/v1/oauth2/authorize`, { method: "POST", headers: FORM_HEADERS, body: hubTokenBody(base, code!) });
+/** An access token (scope openid user.info) for the person of `cookie`; `base` and `origin` as for mintHubCodes. */
+export async function hubAccessToken(base: string, cookie: string, origin: string = base): Promise<string> {
+  const [code] = await mintHubCodes(base, cookie, 1, origin);
+  const res = await fetch(`${origin}/lti/v1/oauth2/authorize`, { method: "POST", headers: FORM_HEADERS, body: hubTokenBody(base, code!) });
   return ((await res.json()) as { access_token: string }).access_token;
 }
 

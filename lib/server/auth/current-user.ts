@@ -1,4 +1,5 @@
 import { getServerSession, type Session } from "next-auth";
+import type { JWT } from "next-auth/jwt";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { authOptions } from "@/lib/server/auth/auth-options";
@@ -19,27 +20,46 @@ export interface CurrentUser {
 const getSession = cache((): Promise<Session | null> => getServerSession(authOptions()));
 
 // The person and, when the session chose one of theirs, the profile with its institution: one
-// prepared statement on every signed-in request (docs/decisions/021).
-const USER_SQL = `
-SELECT pe.id AS "personId", pe.name,
-       CASE WHEN pr.id IS NULL THEN NULL
-            ELSE json_build_object('id', pr.id, 'role', pr.role, 'institution', json_build_object('id', i.id, 'name', i.name, 'kind', i.kind)) END AS profile
-  FROM "Person" pe
-  LEFT JOIN "Profile" pr ON pr.id = $2::uuid AND pr."personId" = pe.id
-  LEFT JOIN "Institution" i ON i.id = pr."institutionId"
- WHERE pe.id = $1::uuid`;
+// prepared statement on every signed-in request (docs/decisions/021). Aliases: the person `up`,
+// the chosen profile `upr` (null when none), its institution `ui`.
+const USER_COLUMNS = `up.id AS "personId", up.name,
+       CASE WHEN upr.id IS NULL THEN NULL
+            ELSE json_build_object('id', upr.id, 'role', upr.role, 'institution', json_build_object('id', ui.id, 'name', ui.name, 'kind', ui.kind)) END AS profile`;
+const USER_FROM = `
+  FROM "Person" up
+  LEFT JOIN "Profile" upr ON upr.id = $2::uuid AND upr."personId" = up.id
+  LEFT JOIN "Institution" ui ON ui.id = upr."institutionId"
+ WHERE up.id = $1::uuid`;
+const USER_SQL = `SELECT ${USER_COLUMNS}${USER_FROM}`;
+
+/**
+ * USER_SQL with more columns computed from `up` and `upr`, so a caller reads what the user's
+ * profile may see in the same round trip: the launch page's placement (read-launch.ts).
+ */
+export function userSqlWith(columns: string): string {
+  return `SELECT ${USER_COLUMNS},\n       ${columns}${USER_FROM}`;
+}
+
+/** USER_SQL's parameters for a session's person and profile, or null when it names no person. */
+export function userParams(session: Pick<JWT, "sub" | "profileId"> | null): [string, string | null] | null {
+  const personId = session?.sub;
+  if (!personId || !isUuidText(personId)) return null;
+  const profileId = session.profileId;
+  return [personId, profileId && isUuidText(profileId) ? profileId : null];
+}
 
 /** The person and chosen profile a session names, re-read from the database. */
-async function loadUser(personId: string, profileId: string | null | undefined): Promise<CurrentUser | null> {
-  if (!isUuidText(personId)) return null;
-  const [user] = await database().sql.query<CurrentUser>(USER_SQL, [personId, profileId && isUuidText(profileId) ? profileId : null], { prepared: true });
+async function loadUser(session: Pick<JWT, "sub" | "profileId"> | null): Promise<CurrentUser | null> {
+  const params = userParams(session);
+  if (!params) return null;
+  const [user] = await database().sql.query<CurrentUser>(USER_SQL, params, { prepared: true });
   return user ?? null;
 }
 
 /** The signed-in person and chosen profile, re-read from the database on every request. */
 export async function getCurrentUser(): Promise<CurrentUser | null> {
   const session = await getSession();
-  return session?.personId ? loadUser(session.personId, session.profileId) : null;
+  return session?.personId ? loadUser({ sub: session.personId, profileId: session.profileId }) : null;
 }
 
 /**
@@ -47,8 +67,7 @@ export async function getCurrentUser(): Promise<CurrentUser | null> {
  * routes server.mjs serves without Next's router (lib/server/http/hot-routes.ts) use this.
  */
 export async function getRequestUser(request: Request | Pick<TPlainRequest, "cookie">): Promise<CurrentUser | null> {
-  const token = await readSession(request);
-  return token?.sub ? loadUser(token.sub, token.profileId) : null;
+  return loadUser(await readSession(request));
 }
 
 /** For pages: signed-in user with a chosen profile, or a redirect to sign in / pick one. */

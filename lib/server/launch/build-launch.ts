@@ -44,10 +44,19 @@ export interface TPlacementRow {
   lti13: TLti13LaunchRegistration | null;
 }
 
+/** What the placement statement is asked about: SQL expressions for the placement and the acting profile. */
+export interface TPlacementRefs {
+  placement: string;
+  profile: string;
+  institution: string;
+  role: string;
+}
+
 // One prepared statement (docs/decisions/021): the placement if the profile may use it (the
 // gallery's own condition), its tool and class, the profile's person, and the tool's sharing
 // rule rows at the placement's institution (the rule engine's own sub-select).
-export const PLACEMENT_SQL = `
+export function placementSql(refs: TPlacementRefs): string {
+  return `
 SELECT p.id, p.title, p."customParams", p."institutionId",
        ${ruleRowsColumnSql("tool", { institution: `p."institutionId"`, edtech: `t."edtechId"`, partner: "t.id" })} AS "ruleRows",
        CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id, 'name', c.name, 'periodName', pd.name) END AS class,
@@ -60,10 +69,19 @@ SELECT p.id, p.title, p."customParams", p."institutionId",
   JOIN "Tool" t ON t.id = p."toolId"
   LEFT JOIN "Class" c ON c.id = p."classId"
   LEFT JOIN "Period" pd ON pd.id = c."periodId"
-  JOIN "Profile" pr ON pr.id = $2::uuid
+  JOIN "Profile" pr ON pr.id = ${refs.profile}
   JOIN "Person" pe ON pe.id = pr."personId"
- WHERE p.id = $1::uuid
-   AND ${usablePlacementCondition({ institution: "$3::uuid", role: `$4::"Role"`, profile: "$2::uuid" })}`;
+ WHERE p.id = ${refs.placement}
+   AND ${usablePlacementCondition({ institution: refs.institution, role: refs.role, profile: refs.profile })}`;
+}
+
+/** The placement statement with its four parameters: placement, profile, institution, role. */
+export const PLACEMENT_SQL = placementSql({ placement: "$1::uuid", profile: "$2::uuid", institution: "$3::uuid", role: `$4::"Role"` });
+
+/** Whether `placementId` can name a placement at all; anything else is "not found" without a query. */
+export function isPlacementId(placementId: string): boolean {
+  return ZPlacementIdSchema.safeParse(placementId).success;
+}
 
 /** Only scalar values make sense as form fields; anything else in the JSON is ignored. */
 export const ZCustomParamsSchema = z
@@ -83,15 +101,22 @@ export const ZCustomParamsSchema = z
  * signed form is ever produced for it. A placement the institution no longer shares data with
  * (its edtech's contract removed: resolveSharingRule) is "forbidden", with no signed form either.
  */
-export async function buildLaunch({ placementId, profile, timestamp, nonce }: BuildLaunchOptions): Promise<TBuiltLaunch> {
-  const notFound = new AppError("not_found", "Ferramenta não encontrada.");
-  if (!ZPlacementIdSchema.safeParse(placementId).success) throw notFound;
-  const [[placement]] = await Promise.all([
-    database().sql.query<TPlacementRow>(PLACEMENT_SQL, [placementId, profile.id, profile.institutionId, profile.role], { prepared: true }),
-    // The rule engine's duty (resolveSharingRule): the roots the pseudonyms and pairwise ids come from.
-    loadIdentityRoots(),
-  ]);
-  if (!placement) throw notFound;
+export async function buildLaunch(options: BuildLaunchOptions): Promise<TBuiltLaunch> {
+  const { placementId, profile } = options;
+  const placement = isPlacementId(placementId)
+    ? (await database().sql.query<TPlacementRow>(PLACEMENT_SQL, [placementId, profile.id, profile.institutionId, profile.role], { prepared: true }))[0]
+    : undefined;
+  return launchOf(placement ?? null, options);
+}
+
+/**
+ * buildLaunch from the placement's row as PLACEMENT_SQL reads it for the profile (null: none it
+ * may use); the launch page reads the row with the session's user (read-launch.ts).
+ */
+export async function launchOf(placement: TPlacementRow | null, { profile, timestamp, nonce }: Omit<BuildLaunchOptions, "placementId">): Promise<TBuiltLaunch> {
+  if (!placement) throw new AppError("not_found", "Ferramenta não encontrada.");
+  // The rule engine's duty (resolveSharingRule): the roots the pseudonyms and pairwise ids come from.
+  await loadIdentityRoots();
   const { tool } = placement;
   const sharing = sharingRuleOf(placement.ruleRows, "tool", profile.role);
   const ids = await pairwiseIds({ kind: "tool", id: tool.id });

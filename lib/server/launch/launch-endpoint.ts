@@ -3,11 +3,11 @@
 // node:http.
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { getRequestUser } from "@/lib/server/auth/current-user";
 import type { TPlainRequest, TPlainResponse } from "@/lib/server/http/plain-endpoint";
 import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
-import { buildLaunch } from "./build-launch";
+import { launchOf } from "./build-launch";
 import { htmlAnswer } from "./html";
+import { readLaunch } from "./read-launch";
 import { renderLaunchNotFound, renderLaunchPage, renderLaunchRefused } from "./render-launch-page";
 
 /** Launches that will not happen, each with its page: not yours or gone (404), no longer shared (403). */
@@ -18,7 +18,7 @@ const REFUSALS: Partial<Record<AppError["code"], { status: number; render: () =>
 
 export async function launchPage(request: TPlainRequest, params: Readonly<Record<string, string>>): Promise<TPlainResponse> {
   const placementId = params.placementId ?? "";
-  const user = await getRequestUser(request);
+  const { user, placement } = await readLaunch(request, placementId);
   if (!user?.profile) {
     const back = `/launch/${encodeURIComponent(placementId)}`;
     // Redirect targets come from HUB_BASE_URL, never from the Host header.
@@ -27,7 +27,7 @@ export async function launchPage(request: TPlainRequest, params: Readonly<Record
   }
   const profile = { id: user.profile.id, role: user.profile.role, institutionId: user.profile.institution.id };
   try {
-    const page = renderLaunchPage(await buildLaunch({ placementId, profile }));
+    const page = renderLaunchPage(await launchOf(placement, { profile }));
     return htmlAnswer(page.html, { csp: page.csp });
   } catch (error) {
     const refusal = error instanceof AppError ? REFUSALS[error.code] : undefined;
