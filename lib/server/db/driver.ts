@@ -8,9 +8,9 @@ export interface QueryOptions {
    * Keep the statement prepared on each connection (PostgreSQL; PGlite outside a transaction):
    * parse and plan once, then only bind and execute. For hot statements whose text is constant
    * and whose plan does not depend on the values (an indexed lookup by key), and for a text a
-   * request runs many times over
-   * (a whole Data API feed's chunks: one text per entity and subtree size); never for text that
-   * differs from one request to the next, which would pile up statements on every connection.
+   * request runs many times over (a whole Data API feed's chunks: one text per entity and subtree
+   * size); never for text that differs from one request to the next, which would pile up
+   * statements on every connection.
    */
   prepared?: boolean;
 }

@@ -83,6 +83,13 @@ export function isPlacementId(placementId: string): boolean {
   return ZPlacementIdSchema.safeParse(placementId).success;
 }
 
+/** The placement `placementId` names if `profile` may use it (PLACEMENT_SQL), else null; no query for a malformed id. */
+export async function findPlacement(placementId: string, profile: TActingProfile): Promise<TPlacementRow | null> {
+  if (!isPlacementId(placementId)) return null;
+  const [row] = await database().sql.query<TPlacementRow>(PLACEMENT_SQL, [placementId, profile.id, profile.institutionId, profile.role], { prepared: true });
+  return row ?? null;
+}
+
 /** Only scalar values make sense as form fields; anything else in the JSON is ignored. */
 export const ZCustomParamsSchema = z
   .record(z.string(), z.unknown())
@@ -102,11 +109,7 @@ export const ZCustomParamsSchema = z
  * (its edtech's contract removed: resolveSharingRule) is "forbidden", with no signed form either.
  */
 export async function buildLaunch(options: BuildLaunchOptions): Promise<TBuiltLaunch> {
-  const { placementId, profile } = options;
-  const placement = isPlacementId(placementId)
-    ? (await database().sql.query<TPlacementRow>(PLACEMENT_SQL, [placementId, profile.id, profile.institutionId, profile.role], { prepared: true }))[0]
-    : undefined;
-  return launchOf(placement ?? null, options);
+  return launchOf(await findPlacement(options.placementId, options.profile), options);
 }
 
 /**

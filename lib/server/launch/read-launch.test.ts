@@ -6,11 +6,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
 import { getRequestUser } from "@/lib/server/auth/current-user";
 import { sealSession, sessionCookie } from "@/lib/server/auth/session-cookie";
-import { database, db } from "@/lib/server/db/database";
+import { db } from "@/lib/server/db/database";
 import type { TActingProfile } from "@/lib/server/tools/acting-profile";
 import { setupTestDatabase } from "@/test/database";
 import { createSchool, createTestTool, placeTool, type TSchool } from "@/test/fixtures/launch";
-import { PLACEMENT_SQL, type TPlacementRow } from "./build-launch";
+import { findPlacement } from "./build-launch";
 import { readLaunch } from "./read-launch";
 
 process.env.HUB_BASE_URL = "https://hub.example.org";
@@ -33,11 +33,6 @@ async function sessionOf(profile: TActingProfile | null, personId?: string) {
   return requestWith(await sealSession({ sub: person, profileId: profile?.id ?? null }));
 }
 
-async function placementAsTwoStatementsRead(placementId: string, profile: TActingProfile): Promise<TPlacementRow | null> {
-  const [row] = await database().sql.query<TPlacementRow>(PLACEMENT_SQL, [placementId, profile.id, profile.institutionId, profile.role], { prepared: true });
-  return row ?? null;
-}
-
 describe("readLaunch", () => {
   it("reads the user and the placement as getRequestUser and PLACEMENT_SQL do, for every profile and placement", async () => {
     const tool = await createTestTool();
@@ -53,7 +48,7 @@ describe("readLaunch", () => {
         const read = await readLaunch(request, placement.id);
         expect(read.user).toEqual(await getRequestUser(request));
         expect(read.user?.profile?.id).toBe(profile.id);
-        const expected = await placementAsTwoStatementsRead(placement.id, profile);
+        const expected = await findPlacement(placement.id, profile);
         expect(read.placement, `${profile.role} ${placement.id}`).toEqual(expected);
         if (expected) usable += 1;
       }

@@ -10,7 +10,7 @@ import { logAccess } from "@/lib/server/audit/log-access";
 import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
 import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
 import { database } from "@/lib/server/db/database";
-import { PLACEMENT_SQL, TOOL_CONSUMER_INSTANCE_NAME, ZCustomParamsSchema, LAUNCH_REFUSED, type TBuiltLaunch, type TPlacementRow } from "@/lib/server/launch/build-launch";
+import { findPlacement, TOOL_CONSUMER_INSTANCE_NAME, ZCustomParamsSchema, LAUNCH_REFUSED, type TBuiltLaunch } from "@/lib/server/launch/build-launch";
 import { personalLaunchFields } from "@/lib/server/launch/personal-launch-fields";
 import { rememberNonce } from "@/lib/server/lti-nonces/remember-nonce";
 import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
@@ -93,11 +93,7 @@ async function resourceLinkIdToken(options: {
 }): Promise<{ token: string; toolTitle: string }> {
   const { hint, profile, registration } = options;
   const notFound = new AppError("not_found", "Ferramenta não encontrada.");
-  if (!isUuidText(hint.t)) throw notFound;
-  const [[placement]] = await Promise.all([
-    database().sql.query<TPlacementRow>(PLACEMENT_SQL, [hint.t, profile.id, profile.institutionId, profile.role], { prepared: true }),
-    loadIdentityRoots(),
-  ]);
+  const [placement] = await Promise.all([findPlacement(hint.t, profile), loadIdentityRoots()]);
   if (!placement || placement.tool.id !== registration.toolId || !placement.lti13) throw notFound;
   const sharing = sharingRuleOf(placement.ruleRows, "tool", profile.role);
   if (!sharing.enabled) throw new AppError("forbidden", LAUNCH_REFUSED);
