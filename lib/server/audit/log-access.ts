@@ -5,6 +5,7 @@
 import { database } from "@/lib/server/db/database";
 import type { AccessChannel } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/server/log.mjs";
+import { ACCESS_LOG_INSERT_SQL } from "./access-log-sql";
 
 export interface TAccessLogEntry {
   channel: AccessChannel;
@@ -22,21 +23,6 @@ export interface TAccessLogEntry {
   status: number;
   eventCount?: number;
 }
-
-// One statement per batch: the partner's name (kept after the partner is deleted) and, for
-// per-person events, the profile's institution are looked up by primary key inside the insert.
-// Each row keeps the time it was logged, not the time its batch was written.
-const INSERT_SQL = `
-INSERT INTO "DataAccessLog"
-  (id, channel, "applicationId", "applicationName", "toolId", "toolName", "institutionId", "profileId", attributes, filters, status, "eventCount", "createdAt")
-SELECT gen_random_uuid(), r.channel::"AccessChannel",
-       r."applicationId", a.name, r."toolId", t.title, COALESCE(r."institutionId", p."institutionId"), r."profileId",
-       ARRAY(SELECT jsonb_array_elements_text(r.attributes)), r.filters, r.status, r."eventCount", r."createdAt"
-  FROM jsonb_to_recordset($1::jsonb) AS r(channel text, "applicationId" uuid, "toolId" uuid, "institutionId" uuid, "profileId" uuid,
-                                          attributes jsonb, filters jsonb, status int, "eventCount" int, "createdAt" timestamptz)
-  LEFT JOIN "OAuthApplication" a ON a.id = r."applicationId"
-  LEFT JOIN "Tool" t ON t.id = r."toolId"
-  LEFT JOIN "Profile" p ON p.id = r."profileId"`;
 
 /**
  * Entries are written in batches: one insert per BATCH_DELAY_MS (or per BATCH_MAX entries), not
@@ -64,7 +50,7 @@ let timer: NodeJS.Timeout | undefined;
 const pending = new Set<Promise<void>>();
 
 function insert(rows: TRow[]): Promise<unknown> {
-  return database().sql.query(INSERT_SQL, [JSON.stringify(rows)], { prepared: true });
+  return database().sql.query(ACCESS_LOG_INSERT_SQL, [JSON.stringify(rows)], { prepared: true });
 }
 
 /** Writes a batch; if it fails as a whole, each row on its own, so one bad row loses only itself. */

@@ -1,0 +1,46 @@
+// The floor of a durable, audited user info (bench/hot-routes/user-info-floor.ts): node:http and
+// `pg`, no framework. For each request it reads the presented token's row in one prepared
+// statement (what user info cannot skip without a cache: revocation lives in the database) and,
+// with FLOOR_LOG=1, queues the request's access-log row, written as the hub writes them (the same
+// statement, one per 5 ms). It answers FLOOR_BODY, the hub's own answer for that token.
+import http from "node:http";
+import pg from "pg";
+import { ACCESS_LOG_INSERT_SQL } from "@/lib/server/audit/access-log-sql";
+
+const { DATABASE_URL, PORT, FLOOR_JTI, FLOOR_BODY } = process.env;
+if (!DATABASE_URL || !PORT || !FLOOR_JTI || !FLOOR_BODY) throw new Error("DATABASE_URL, PORT, FLOOR_JTI and FLOOR_BODY are needed");
+const withLog = process.env.FLOOR_LOG === "1";
+const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 10 });
+const attributes = Object.keys((JSON.parse(FLOOR_BODY) as { usuario: Record<string, unknown> }).usuario);
+const HEADERS = { "Content-Type": "application/json", "Cache-Control": "no-store", Pragma: "no-cache", "Access-Control-Allow-Origin": "*" };
+
+interface TTokenRow { applicationId: string; profileId: string; revokedAt: Date | null; expiresAt: Date }
+const TOKEN_SQL = `SELECT "applicationId", "profileId", "revokedAt", "expiresAt" FROM "AccessToken" WHERE jti = $1`;
+
+let queue: object[] = [];
+let timer: NodeJS.Timeout | undefined;
+function flush(): void {
+  timer = undefined;
+  const rows = queue;
+  queue = [];
+  pool.query({ name: "access_log", text: ACCESS_LOG_INSERT_SQL, values: [JSON.stringify(rows)] }).catch((error: unknown) => console.error(error));
+}
+
+async function answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  if (!req.headers.authorization?.startsWith("Bearer ")) {
+    res.writeHead(401, HEADERS).end();
+    return;
+  }
+  const { rows: [row] } = await pool.query<TTokenRow>({ name: "token", text: TOKEN_SQL, values: [FLOOR_JTI] });
+  if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) {
+    res.writeHead(401, HEADERS).end();
+    return;
+  }
+  if (withLog) {
+    queue.push({ channel: "user_info", applicationId: row.applicationId, toolId: null, institutionId: null, profileId: row.profileId, attributes, filters: {}, status: 200, eventCount: 0, createdAt: new Date() });
+    timer ??= setTimeout(flush, 5);
+  }
+  res.writeHead(200, HEADERS).end(FLOOR_BODY);
+}
+
+http.createServer((req, res) => void answer(req, res).catch(() => res.writeHead(500).end())).listen(Number(PORT));

@@ -1,0 +1,94 @@
+// bench/hot-routes/user-info-floor.ts: where user info's time goes, against node-oidc-provider's
+// /me with its in-memory store (docs/performance.md, "User info against its floor"). Four servers
+// in one run, loaded in turns at 1 and 8 connections:
+//   - the hub (server.mjs, production build) answering /users/v1/users/info;
+//   - the floor with the access log (user-info-floor-server.ts): node:http reading the token's row
+//     in one statement and writing the hub's access-log rows, answering the hub's body;
+//   - the floor without the access log;
+//   - the provider's /me (bench/oauth/peer.mjs, PEER_STORE=memory).
+// PostgreSQL only (the floor talks to it with `pg`); the CPU per answer of each server and of
+// PostgreSQL is printed beside the throughput. One command:
+//
+//   DATABASE_URL=postgresql://… npx tsx bench/hot-routes/user-info-floor.ts [--reps 3] [--seconds 5] [--warmup 5]
+//
+// Needs the production build (`npm start` or `npm test` makes it).
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { prepareDatabase, spawnChild, startHub, stopChild } from "../lib/hub";
+import { hubAccessToken, readBenchPeople, sessionCookieHeader } from "../lib/hub-session";
+import { loadAverage, machineLine, runLoad, type TLoadResult } from "../lib/load";
+
+const { values } = parseArgs({
+  options: {
+    reps: { type: "string", default: "3" },
+    seconds: { type: "string", default: "5" },
+    warmup: { type: "string", default: "5" },
+    port: { type: "string", default: "3700" },
+  },
+});
+const port = Number(values.port);
+const seconds = Number(values.seconds);
+
+console.log(`bench/hot-routes/user-info-floor on postgres: ${machineLine()}`);
+const env = prepareDatabase("uifloor", "postgres", port);
+const people = await readBenchPeople(env, "postgres");
+const hub = await startHub(env);
+const token = await hubAccessToken(hub.base, await sessionCookieHeader(env, people.student));
+const hubAnswer = await fetch(`${hub.base}/users/v1/users/info`, { headers: { authorization: `Bearer ${token}` } });
+if (hubAnswer.status !== 200) throw new Error(`the hub's user info answered ${hubAnswer.status}`);
+const body = await hubAnswer.text();
+const { jti } = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { jti: string };
+
+async function waitFor(url: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await fetch(url).then(() => true, () => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+function startFloor(floorPort: number, log: boolean) {
+  const child = spawnChild(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "user-info-floor-server.ts")], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, DATABASE_URL: env.DATABASE_URL, PORT: String(floorPort), FLOOR_JTI: jti, FLOOR_BODY: body, FLOOR_LOG: log ? "1" : "0" },
+  });
+  return { child, url: `http://localhost:${floorPort}/` };
+}
+const floorLog = startFloor(port + 1, true);
+const floorBare = startFloor(port + 2, false);
+const peer = spawnChild(process.execPath, [path.join(import.meta.dirname, "..", "oauth", "peer.mjs")], {
+  stdio: ["ignore", "ignore", "inherit"],
+  env: { ...process.env, PEER_STORE: "memory", PORT: String(port + 3), ISSUER: `http://localhost:${port + 3}` },
+});
+await Promise.all([waitFor(floorLog.url), waitFor(floorBare.url), waitFor(`http://localhost:${port + 3}/.well-known/openid-configuration`)]);
+const peerToken = (await (await fetch(`http://localhost:${port + 3}/__mint/access-token`, { method: "POST" })).json()) as string;
+
+const targets = [
+  { name: "hub user info", url: `${hub.base}/users/v1/users/info`, pid: hub.server.pid!, postgres: true, token },
+  { name: "floor: token row + access log", url: floorLog.url, pid: floorLog.child.pid!, postgres: true, token },
+  { name: "floor: token row", url: floorBare.url, pid: floorBare.child.pid!, postgres: true, token },
+  { name: "provider /me (memory)", url: `http://localhost:${port + 3}/me`, pid: peer.pid!, postgres: false, token: peerToken },
+];
+const run = (t: (typeof targets)[number], connections: number, durationSeconds: number): Promise<TLoadResult> =>
+  runLoad({ label: t.name, url: t.url, connections, headers: { authorization: `Bearer ${t.token}` }, durationSeconds, cpuOf: { pid: t.pid, postgres: t.postgres } });
+
+try {
+  if (Number(values.warmup) > 0) for (const t of targets) await run(t, 8, Number(values.warmup));
+  for (let rep = 1; rep <= Number(values.reps); rep++) {
+    console.log(`\nrepetition ${rep} (load average ${loadAverage()})\n`);
+    console.log("| server | conns | req/s | p50 ms | p99 ms | CPU ms per answer (server + PostgreSQL) | ÷ /me |");
+    console.log("|---|---:|---:|---:|---:|---|---:|");
+    for (const connections of [1, 8]) {
+      const results = [];
+      for (const t of targets) results.push(await run(t, connections, seconds));
+      const me = results.at(-1)!.rps;
+      for (const r of results) {
+        const cpu = r.cpuMs ? `${r.cpuMs.server.toFixed(3)}${r.cpuMs.postgres !== undefined ? ` + ${r.cpuMs.postgres.toFixed(3)}` : ""}` : "";
+        const odd = r.unexpected ? ` (${r.unexpected} unexpected: ${JSON.stringify(r.statuses)})` : "";
+        console.log(`| ${r.label}${odd} | ${connections} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${cpu} | ${(r.rps / me).toFixed(2)}× |`);
+      }
+    }
+  }
+  console.log(`\nload average at the end ${loadAverage()}`);
+} finally {
+  await Promise.all([hub.stop(), stopChild(floorLog.child), stopChild(floorBare.child), stopChild(peer)]);
+}
