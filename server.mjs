@@ -2,7 +2,9 @@
 // The hub's production server: Next's request handler behind the hub's own compression, which
 // Next cannot be told to do (docs/decisions/007-compression-in-a-custom-server.md), a guard that
 // refuses with a 4xx what Next would answer with a 500, a request id and JSON logs, and a
-// graceful shutdown (docs/decisions/009-request-guard-logging-shutdown.md).
+// graceful shutdown (docs/decisions/009-request-guard-logging-shutdown.md). A page's notFound()
+// is answered with Next's not-found route rendered on the server, not Next's empty error document
+// (docs/decisions/036-server-rendered-not-found.md).
 // `next({ dev: false })` goes through the same router-server as `next start`. next.config.mjs
 // (distDir from HUB_NEXT_DIST_DIR, `compress: false`) is loaded from `dir` as `next start` loads it.
 import { readFileSync } from "node:fs";
@@ -10,6 +12,7 @@ import http from "node:http";
 import path from "node:path";
 import { compressionEnabled, createCompression } from "./lib/server/http/compression.mjs";
 import { drainServer, trackResponses } from "./lib/server/http/graceful-shutdown.mjs";
+import { mayReplaceErrorDocument, NOT_FOUND_ROUTE, replaceErrorDocument } from "./lib/server/http/not-found-document.mjs";
 import { answerClientError, checkMultipartBody, checkRequest, isPageMultipartPost, routeHandlerMatcher, sendRejection } from "./lib/server/http/request-guard.mjs";
 import { consoleArgsToLine, log, pathForLog, requestIdFrom, runWithRequestId, staticSegments } from "./lib/server/log.mjs";
 
@@ -62,6 +65,9 @@ const routesManifest = readRoutesManifest();
 /** Path segments the access log may show (see pathForLog). */
 const knownSegments = staticSegments(routesManifest);
 const isRouteHandler = routeHandlerMatcher(routesManifest);
+/** The URL asked for, where server.mjs had Next render another route (renderNotFound). */
+/** @type {WeakMap<http.IncomingMessage, string>} */
+const requestedUrl = new WeakMap();
 
 /** @returns {Record<string, string>} */
 function readRoutesManifest() {
@@ -104,7 +110,32 @@ function serve(req, res) {
   compress?.(req, res);
   hotRoutes ??= /** @type {HotRoutes | undefined} */ (registered(HOT_ROUTES));
   const hot = hotRoutes?.match(req);
-  (hot ? hot(req, res) : handle(req, res)).catch((error) => {
+  if (hot) return run(hot(req, res), res);
+  // A page's notFound() answered with the not-found page rendered here, not Next's empty error
+  // document (lib/server/http/not-found-document.mjs, docs/decisions/036-server-rendered-not-found.md).
+  if (mayReplaceErrorDocument(req) && !isRouteHandler((req.url ?? "/").split("?")[0] ?? "/")) replaceErrorDocument(res, () => renderNotFound(req, res));
+  run(handle(req, res), res);
+}
+
+/**
+ * Next's not-found route on `res`, for a request whose page called notFound(): the root layout
+ * with app/not-found.tsx, status 404, as Next answers a URL that matches no route. The access log
+ * keeps the path asked for.
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ */
+function renderNotFound(req, res) {
+  requestedUrl.set(req, req.url ?? "/");
+  req.url = NOT_FOUND_ROUTE;
+  run(handle(req, res), res);
+}
+
+/**
+ * @param {Promise<void>} handling
+ * @param {http.ServerResponse} res
+ */
+function run(handling, res) {
+  handling.catch((error) => {
     // Next answers its own errors; this is for a failure of the handler itself.
     logger.error({ err: error }, "Request handler failed");
     if (!res.headersSent) res.statusCode = 500;
@@ -126,7 +157,7 @@ function logAccess(req, res) {
     logger.info(
       {
         method: req.method,
-        path: pathForLog(req.url ?? "/", knownSegments),
+        path: pathForLog(requestedUrl.get(req) ?? req.url ?? "/", knownSegments),
         status: res.statusCode,
         ms: Number((process.hrtime.bigint() - start) / 1000n) / 1000,
         ...(res.writableFinished ? {} : { aborted: true }),
