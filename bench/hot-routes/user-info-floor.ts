@@ -14,9 +14,10 @@
 // Needs the production build (`npm start` or `npm test` makes it).
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { prepareDatabase, spawnChild, startHub, stopChild } from "../lib/hub";
+import { prepareDatabase, spawnChild, startHub, stopChild, waitForAnswer } from "../lib/hub";
 import { hubAccessToken, readBenchPeople, sessionCookieHeader } from "../lib/hub-session";
 import { loadAverage, machineLine, runLoad, type TLoadResult } from "../lib/load";
+import { mintPeerAccessToken, startOidcPeer } from "../oauth/peer-process";
 
 const { values } = parseArgs({
   options: {
@@ -39,13 +40,6 @@ if (hubAnswer.status !== 200) throw new Error(`the hub's user info answered ${hu
 const body = await hubAnswer.text();
 const { jti } = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { jti: string };
 
-async function waitFor(url: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (await fetch(url).then(() => true, () => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer`);
-}
 function startFloor(floorPort: number, log: boolean) {
   const child = spawnChild(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "user-info-floor-server.ts")], {
     stdio: ["ignore", "ignore", "inherit"],
@@ -55,18 +49,15 @@ function startFloor(floorPort: number, log: boolean) {
 }
 const floorLog = startFloor(port + 1, true);
 const floorBare = startFloor(port + 2, false);
-const peer = spawnChild(process.execPath, [path.join(import.meta.dirname, "..", "oauth", "peer.mjs")], {
-  stdio: ["ignore", "ignore", "inherit"],
-  env: { ...process.env, PEER_STORE: "memory", PORT: String(port + 3), ISSUER: `http://localhost:${port + 3}` },
-});
-await Promise.all([waitFor(floorLog.url), waitFor(floorBare.url), waitFor(`http://localhost:${port + 3}/.well-known/openid-configuration`)]);
-const peerToken = (await (await fetch(`http://localhost:${port + 3}/__mint/access-token`, { method: "POST" })).json()) as string;
+const peer = await startOidcPeer(port + 3, { PEER_STORE: "memory" });
+await Promise.all([waitForAnswer(floorLog.url), waitForAnswer(floorBare.url)]);
+const peerToken = await mintPeerAccessToken(peer.base);
 
 const targets = [
   { name: "hub user info", url: `${hub.base}/users/v1/users/info`, pid: hub.server.pid!, postgres: true, token },
   { name: "floor: token row + access log", url: floorLog.url, pid: floorLog.child.pid!, postgres: true, token },
   { name: "floor: token row", url: floorBare.url, pid: floorBare.child.pid!, postgres: true, token },
-  { name: "provider /me (memory)", url: `http://localhost:${port + 3}/me`, pid: peer.pid!, postgres: false, token: peerToken },
+  { name: "provider /me (memory)", url: `${peer.base}/me`, pid: peer.child.pid!, postgres: false, token: peerToken },
 ];
 const run = (t: (typeof targets)[number], connections: number, durationSeconds: number): Promise<TLoadResult> =>
   runLoad({ label: t.name, url: t.url, connections, headers: { authorization: `Bearer ${t.token}` }, durationSeconds, cpuOf: { pid: t.pid, postgres: t.postgres } });
@@ -90,5 +81,5 @@ try {
   }
   console.log(`\nload average at the end ${loadAverage()}`);
 } finally {
-  await Promise.all([hub.stop(), stopChild(floorLog.child), stopChild(floorBare.child), stopChild(peer)]);
+  await Promise.all([hub.stop(), stopChild(floorLog.child), stopChild(floorBare.child), stopChild(peer.child)]);
 }

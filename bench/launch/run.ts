@@ -13,7 +13,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { prepareDatabase, spawnChild, startHub, stopChild } from "../lib/hub";
+import { prepareDatabase, spawnChild, startHub, stopChild, waitForAnswer } from "../lib/hub";
 import { readBenchPeople, sessionCookieHeader } from "../lib/hub-session";
 import { loadAverage, machineLine, printRepetition, printRss, RssSampler, runLoad, type TPairRow } from "../lib/load";
 
@@ -73,7 +73,7 @@ const floor = spawnChild(process.execPath, [path.join(import.meta.dirname, "floo
   stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, PORT: String(floorPort), LAUNCH_PAGE: pageFile },
 });
 const floorUrl = `http://localhost:${floorPort}/launch`;
-for (let i = 0; i < 100 && !(await fetch(floorUrl).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
+await waitForAnswer(floorUrl);
 console.log(`page: ${sample.length} bytes, ${inputs.length} fields; placement ${people.placementId}`);
 
 const rss = new RssSampler(hub.server.pid!);

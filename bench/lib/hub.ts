@@ -87,6 +87,15 @@ export async function startHub(env: Record<string, string>, cwd: string = root):
   throw new Error("server.mjs did not answer /healthz within 60 s");
 }
 
+/** Waits until `url` answers (any status: the server is listening), at most 10 s. */
+export async function waitForAnswer(url: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await fetch(url).then(() => true, () => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer within 10 s`);
+}
+
 /** Children a bench started: killed when it exits, even on a failure. */
 const children = new Set<ChildProcess>();
 process.on("exit", () => {

@@ -13,10 +13,10 @@
 // warm-up of each path (--warmup seconds of user info, --codes exchanges; 0 for none): the figures
 // are those of servers that have been answering for a while, not of the first thousand requests,
 // which V8 runs before it has optimized them.
-import path from "node:path";
 import { parseArgs } from "node:util";
-import { freshDatabase, prepareDatabase, spawnChild, startHub, stopChild } from "../lib/hub";
-import { BENCH_VERIFIER, DEMO_CLIENT, FORM_HEADERS as FORM, hubAccessToken, hubTokenBody, mintHubCodes, readBenchPeople, sessionCookieHeader } from "../lib/hub-session";
+import { freshDatabase, prepareDatabase, startHub, stopChild } from "../lib/hub";
+import { basic, mintPeerAccessToken, mintPeerCodes, PEER_SECRET, peerBody, startOidcPeer } from "./peer-process";
+import { DEMO_CLIENT, FORM_HEADERS as FORM, hubAccessToken, hubTokenBody, mintHubCodes, readBenchPeople, sessionCookieHeader } from "../lib/hub-session";
 import { loadAverage, machineLine, printRepetition, printRss, RssSampler, runLoad, type TLoadResult, type TPairRow } from "../lib/load";
 
 const { values } = parseArgs({
@@ -37,10 +37,6 @@ const codesPerRun = Number(values.codes);
 const port = Number(values.port);
 const engine = values.pg ? "postgres" : "pglite";
 
-const PEER_SECRET = "peer-secret-0123456789abcdefghijklmnopqrstuv";
-const PEER_REDIRECT = "http://localhost/cb";
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
-
 console.log(`bench/oauth on ${engine}: ${machineLine()}`);
 const env = prepareDatabase("oauth", engine, port);
 const people = await readBenchPeople(env, engine);
@@ -50,28 +46,9 @@ const hub = await startHub(env);
 // durable or shared: development only, as the provider warns), and with them in the same kind of
 // database as the hub's (production-shaped: what the hub does, rows every instance shares).
 const peerStore: Record<string, string> = engine === "postgres" ? { PEER_STORE: "postgres", PEER_DATABASE_URL: freshDatabase("oauth_peer", engine) } : { PEER_STORE: "pglite", PEER_PGLITE_DIR: freshDatabase("oauth-peer", engine) };
-async function startPeer(peerPort: number, store: Record<string, string>) {
-  const child = spawnChild(process.execPath, [path.join(import.meta.dirname, "peer.mjs")], {
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, ...store, PORT: String(peerPort), ISSUER: `http://localhost:${peerPort}` },
-  });
-  const base = `http://localhost:${peerPort}`;
-  for (let i = 0; i < 100 && !(await fetch(`${base}/.well-known/openid-configuration`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
-  return { child, base };
-}
-const peers = { memory: await startPeer(port + 1, { PEER_STORE: "memory" }), database: await startPeer(port + 2, peerStore) };
+const peers = { memory: await startOidcPeer(port + 1, { PEER_STORE: "memory" }), database: await startOidcPeer(port + 2, peerStore) };
 type TPeer = keyof typeof peers;
 const PEER_NAMES = { peer: "peer (memory)", peer2: `peer (${engine === "postgres" ? "PostgreSQL" : "PGlite"})` };
-
-async function mintPeerCodes(peer: TPeer, n: number, client: string): Promise<string[]> {
-  return (await fetch(`${peers[peer].base}/__mint/codes?n=${n}&client=${client}`, { method: "POST" })).json() as Promise<string[]>;
-}
-
-const peerBody = (code: string, auth: "post" | "basic") =>
-  new URLSearchParams({
-    grant_type: "authorization_code", code, redirect_uri: PEER_REDIRECT, code_verifier: BENCH_VERIFIER,
-    ...(auth === "post" ? { client_id: "peer-client_secret_post", client_secret: PEER_SECRET } : {}),
-  }).toString();
 
 /** Whose CPU a run measures: the server's process, and PostgreSQL's when the bench runs on it. */
 const cpuOf = (who: "hub" | TPeer) => ({ pid: (who === "hub" ? hub.server.pid : peers[who].child.pid)!, postgres: engine === "postgres" });
@@ -86,7 +63,7 @@ async function tokenRun(who: "hub" | TPeer, auth: "post" | "basic", connections:
     });
   }
   const client = auth === "post" ? "peer-client_secret_post" : "peer-client_secret_basic";
-  const codes = await mintPeerCodes(who, codesPerRun, client);
+  const codes = await mintPeerCodes(peers[who].base, codesPerRun, client);
   return runLoad({
     label: `peer (${who}) token ${auth}`, url: `${peers[who].base}/token`, method: "POST", connections,
     headers: { ...FORM, ...(auth === "basic" ? { authorization: basic(client, PEER_SECRET) } : {}) },
@@ -96,10 +73,7 @@ async function tokenRun(who: "hub" | TPeer, auth: "post" | "basic", connections:
 
 // One access token each for user info.
 const hubToken = await hubAccessToken(hub.base, cookie);
-const peerTokens = {
-  memory: (await (await fetch(`${peers.memory.base}/__mint/access-token`, { method: "POST" })).json()) as string,
-  database: (await (await fetch(`${peers.database.base}/__mint/access-token`, { method: "POST" })).json()) as string,
-};
+const peerTokens = { memory: await mintPeerAccessToken(peers.memory.base), database: await mintPeerAccessToken(peers.database.base) };
 
 const rss = new RssSampler(hub.server.pid!);
 const rows: TPairRow[] = [];

@@ -1,0 +1,80 @@
+// The floor of a durable token exchange (bench/hot-routes/token-floor.ts): node:http and `pg`, no
+// framework, answering the hub's own token requests for the hub's codes. What it keeps of the
+// hub's job is what a durable exchange cannot skip: the code read from the database and claimed
+// once, the two tokens' rows recorded (sent before the signatures start, as the hub does), an RS256
+// access token and an RS256 id token bound by at_hash (the hub's own signing functions), PKCE and
+// the redirect URI checked, and the access log's row for the id token. Left out: pairwise subjects,
+// the client read from the database (its secret is compared with FLOOR_CLIENT_SECRET), the replay
+// revocation, the request id and log line, every error's detail.
+import { createHash, randomUUID } from "node:crypto";
+import http from "node:http";
+import pg from "pg";
+import { generateSigningKey, signAccessToken, signIdToken } from "@/lib/oauth/jwt";
+import { hashSecret, safeEqual } from "@/lib/oauth/secret";
+import { ACCESS_LOG_INSERT_SQL } from "@/lib/server/audit/access-log-sql";
+
+const { DATABASE_URL, PORT, FLOOR_ISSUER, FLOOR_CLIENT_ID, FLOOR_CLIENT_SECRET } = process.env;
+if (!DATABASE_URL || !PORT || !FLOOR_ISSUER || !FLOOR_CLIENT_ID || !FLOOR_CLIENT_SECRET) {
+  throw new Error("DATABASE_URL, PORT, FLOOR_ISSUER, FLOOR_CLIENT_ID and FLOOR_CLIENT_SECRET are needed");
+}
+const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 10 });
+const key = await generateSigningKey();
+const HEADERS = { "Content-Type": "application/json", "Cache-Control": "no-store", Pragma: "no-cache" };
+const TTL_SECONDS = 3600;
+
+interface TCode { id: string; applicationId: string; profileId: string; redirectUri: string; scope: string; nonce: string | null; codeChallenge: string | null; expiresAt: Date }
+const CODE_SQL = `SELECT id, "applicationId", "profileId", "redirectUri", scope, nonce, "codeChallenge", "expiresAt" FROM "AuthorizationCode" WHERE "codeHash" = $1`;
+const CLAIM_AND_RECORD_SQL = `
+WITH claimed AS (UPDATE "AuthorizationCode" SET "usedAt" = now() WHERE id = $1 AND "usedAt" IS NULL RETURNING id)
+INSERT INTO "AccessToken" (jti, "applicationId", "profileId", "codeId", scope, "createdAt", "expiresAt")
+SELECT r.jti, r."applicationId", r."profileId", r."codeId", r.scope, r."createdAt", r."expiresAt"
+  FROM jsonb_to_recordset($2::jsonb) AS r(jti text, "applicationId" uuid, "profileId" uuid, "codeId" uuid, scope text, "createdAt" timestamptz, "expiresAt" timestamptz)
+ WHERE EXISTS (SELECT 1 FROM claimed)
+RETURNING jti`;
+
+let queue: object[] = [];
+let timer: NodeJS.Timeout | undefined;
+function flush(): void {
+  timer = undefined;
+  const rows = queue;
+  queue = [];
+  pool.query({ name: "access_log", text: ACCESS_LOG_INSERT_SQL, values: [JSON.stringify(rows)] }).catch((error: unknown) => console.error(error));
+}
+
+function refuse(res: http.ServerResponse, status: number, error: string): void {
+  res.writeHead(status, HEADERS).end(JSON.stringify({ error }));
+}
+
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function exchange(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const form = new URLSearchParams(await readBody(req));
+  if (form.get("grant_type") !== "authorization_code") return refuse(res, 400, "unsupported_grant_type");
+  if (form.get("client_id") !== FLOOR_CLIENT_ID || !safeEqual(form.get("client_secret") ?? "", FLOOR_CLIENT_SECRET!)) return refuse(res, 401, "invalid_client");
+  const { rows: [code] } = await pool.query<TCode>({ name: "code", text: CODE_SQL, values: [hashSecret(form.get("code") ?? "")] });
+  const verifier = form.get("code_verifier") ?? "";
+  if (
+    !code || code.expiresAt.getTime() <= Date.now() || code.redirectUri !== form.get("redirect_uri") ||
+    createHash("sha256").update(verifier).digest("base64url") !== code.codeChallenge
+  ) return refuse(res, 400, "invalid_grant");
+  const now = new Date();
+  const accessJti = randomUUID();
+  const idJti = randomUUID();
+  const row = { applicationId: code.applicationId, profileId: code.profileId, codeId: code.id, scope: code.scope, createdAt: now, expiresAt: new Date(now.getTime() + TTL_SECONDS * 1000) };
+  const recorded = pool.query({ name: "claim", text: CLAIM_AND_RECORD_SQL, values: [code.id, JSON.stringify([{ jti: accessJti, ...row }, { jti: idJti, ...row }])] });
+  // The statement is on its way before the signatures hold this thread (the hub's signWhileWriting).
+  await new Promise((resolve) => setImmediate(resolve));
+  const base = { key, issuer: FLOOR_ISSUER!, subject: code.profileId, expiresInSeconds: TTL_SECONDS, now };
+  const accessToken = await signAccessToken({ ...base, audience: FLOOR_CLIENT_ID!, clientId: FLOOR_CLIENT_ID!, scope: code.scope.split(" "), jti: accessJti });
+  const idToken = await signIdToken({ ...base, clientId: FLOOR_CLIENT_ID!, nonce: code.nonce ?? undefined, accessToken, jti: idJti });
+  if ((await recorded).rows.length === 0) return refuse(res, 400, "invalid_grant");
+  queue.push({ channel: "id_token", applicationId: code.applicationId, toolId: null, institutionId: null, profileId: code.profileId, attributes: [], filters: {}, status: 200, eventCount: 0, createdAt: now });
+  timer ??= setTimeout(flush, 5);
+  res.writeHead(200, HEADERS).end(JSON.stringify({ access_token: accessToken, token_type: "Bearer", expires_in: TTL_SECONDS, scope: code.scope, id_token: idToken }));
+}
+
+http.createServer((req, res) => void exchange(req, res).catch(() => res.writeHead(500).end())).listen(Number(PORT));
