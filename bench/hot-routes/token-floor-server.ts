@@ -11,7 +11,7 @@ import http from "node:http";
 import pg from "pg";
 import { generateSigningKey, signAccessToken, signIdToken } from "@/lib/oauth/jwt";
 import { hashSecret, safeEqual } from "@/lib/oauth/secret";
-import { ACCESS_LOG_INSERT_SQL } from "@/lib/server/audit/access-log-sql";
+import { accessLogWriter } from "./floor";
 
 const { DATABASE_URL, PORT, FLOOR_ISSUER, FLOOR_CLIENT_ID, FLOOR_CLIENT_SECRET } = process.env;
 if (!DATABASE_URL || !PORT || !FLOOR_ISSUER || !FLOOR_CLIENT_ID || !FLOOR_CLIENT_SECRET) {
@@ -32,14 +32,7 @@ SELECT r.jti, r."applicationId", r."profileId", r."codeId", r.scope, r."createdA
  WHERE EXISTS (SELECT 1 FROM claimed)
 RETURNING jti`;
 
-let queue: object[] = [];
-let timer: NodeJS.Timeout | undefined;
-function flush(): void {
-  timer = undefined;
-  const rows = queue;
-  queue = [];
-  pool.query({ name: "access_log", text: ACCESS_LOG_INSERT_SQL, values: [JSON.stringify(rows)] }).catch((error: unknown) => console.error(error));
-}
+const logAccess = accessLogWriter(pool);
 
 function refuse(res: http.ServerResponse, status: number, error: string): void {
   res.writeHead(status, HEADERS).end(JSON.stringify({ error }));
@@ -72,8 +65,7 @@ async function exchange(req: http.IncomingMessage, res: http.ServerResponse): Pr
   const accessToken = await signAccessToken({ ...base, audience: FLOOR_CLIENT_ID!, clientId: FLOOR_CLIENT_ID!, scope: code.scope.split(" "), jti: accessJti });
   const idToken = await signIdToken({ ...base, clientId: FLOOR_CLIENT_ID!, nonce: code.nonce ?? undefined, accessToken, jti: idJti });
   if ((await recorded).rows.length === 0) return refuse(res, 400, "invalid_grant");
-  queue.push({ channel: "id_token", applicationId: code.applicationId, toolId: null, institutionId: null, profileId: code.profileId, attributes: [], filters: {}, status: 200, eventCount: 0, createdAt: now });
-  timer ??= setTimeout(flush, 5);
+  logAccess({ channel: "id_token", applicationId: code.applicationId, toolId: null, institutionId: null, profileId: code.profileId, attributes: [], filters: {}, status: 200, eventCount: 0, createdAt: now });
   res.writeHead(200, HEADERS).end(JSON.stringify({ access_token: accessToken, token_type: "Bearer", expires_in: TTL_SECONDS, scope: code.scope, id_token: idToken }));
 }
 

@@ -17,6 +17,7 @@ import { prepareDatabase, spawnChild, startHub, stopChild, waitForAnswer } from 
 import { DEMO_CLIENT, FORM_HEADERS, hubTokenBody, mintHubCodes, readBenchPeople, sessionCookieHeader } from "../lib/hub-session";
 import { loadAverage, machineLine, runLoad, type TLoadResult } from "../lib/load";
 import { mintPeerCodes, peerBody, startOidcPeer } from "../oauth/peer-process";
+import { printRows, printTableHead } from "./floor";
 
 const { values } = parseArgs({
   options: {
@@ -60,17 +61,11 @@ try {
   for (const who of order) await run(who, 8, codes);
   for (let rep = 1; rep <= Number(values.reps); rep++) {
     console.log(`\nrepetition ${rep} (load average ${loadAverage()})\n`);
-    console.log("| server | conns | exchanges/s | p50 ms | p99 ms | CPU ms per exchange (server + PostgreSQL) | ÷ provider |");
-    console.log("|---|---:|---:|---:|---:|---|---:|");
+    printTableHead("exchanges/s", "exchange", "provider");
     for (const connections of [1, 8]) {
       const results: TLoadResult[] = [];
       for (const who of order) results.push(await run(who, connections, codes));
-      const provider = results.at(-1)!.rps;
-      for (const r of results) {
-        const cpu = r.cpuMs ? `${r.cpuMs.server.toFixed(3)}${r.cpuMs.postgres !== undefined ? ` + ${r.cpuMs.postgres.toFixed(3)}` : ""}` : "";
-        const odd = r.unexpected ? ` (${r.unexpected} unexpected: ${JSON.stringify(r.statuses)})` : "";
-        console.log(`| ${r.label}${odd} | ${connections} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${cpu} | ${(r.rps / provider).toFixed(2)}× |`);
-      }
+      printRows(results, connections);
     }
   }
   console.log(`\nload average at the end ${loadAverage()}`);

@@ -5,7 +5,7 @@
 // statement, one per 5 ms). It answers FLOOR_BODY, the hub's own answer for that token.
 import http from "node:http";
 import pg from "pg";
-import { ACCESS_LOG_INSERT_SQL } from "@/lib/server/audit/access-log-sql";
+import { accessLogWriter } from "./floor";
 
 const { DATABASE_URL, PORT, FLOOR_JTI, FLOOR_BODY } = process.env;
 if (!DATABASE_URL || !PORT || !FLOOR_JTI || !FLOOR_BODY) throw new Error("DATABASE_URL, PORT, FLOOR_JTI and FLOOR_BODY are needed");
@@ -17,14 +17,7 @@ const HEADERS = { "Content-Type": "application/json", "Cache-Control": "no-store
 interface TTokenRow { applicationId: string; profileId: string; revokedAt: Date | null; expiresAt: Date }
 const TOKEN_SQL = `SELECT "applicationId", "profileId", "revokedAt", "expiresAt" FROM "AccessToken" WHERE jti = $1`;
 
-let queue: object[] = [];
-let timer: NodeJS.Timeout | undefined;
-function flush(): void {
-  timer = undefined;
-  const rows = queue;
-  queue = [];
-  pool.query({ name: "access_log", text: ACCESS_LOG_INSERT_SQL, values: [JSON.stringify(rows)] }).catch((error: unknown) => console.error(error));
-}
+const logAccess = accessLogWriter(pool);
 
 async function answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   if (!req.headers.authorization?.startsWith("Bearer ")) {
@@ -37,8 +30,7 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse): Prom
     return;
   }
   if (withLog) {
-    queue.push({ channel: "user_info", applicationId: row.applicationId, toolId: null, institutionId: null, profileId: row.profileId, attributes, filters: {}, status: 200, eventCount: 0, createdAt: new Date() });
-    timer ??= setTimeout(flush, 5);
+    logAccess({ channel: "user_info", applicationId: row.applicationId, toolId: null, institutionId: null, profileId: row.profileId, attributes, filters: {}, status: 200, eventCount: 0, createdAt: new Date() });
   }
   res.writeHead(200, HEADERS).end(FLOOR_BODY);
 }

@@ -18,6 +18,7 @@ import { prepareDatabase, spawnChild, startHub, stopChild, waitForAnswer } from 
 import { hubAccessToken, readBenchPeople, sessionCookieHeader } from "../lib/hub-session";
 import { loadAverage, machineLine, runLoad, type TLoadResult } from "../lib/load";
 import { mintPeerAccessToken, startOidcPeer } from "../oauth/peer-process";
+import { printRows, printTableHead } from "./floor";
 
 const { values } = parseArgs({
   options: {
@@ -66,17 +67,11 @@ try {
   if (Number(values.warmup) > 0) for (const t of targets) await run(t, 8, Number(values.warmup));
   for (let rep = 1; rep <= Number(values.reps); rep++) {
     console.log(`\nrepetition ${rep} (load average ${loadAverage()})\n`);
-    console.log("| server | conns | req/s | p50 ms | p99 ms | CPU ms per answer (server + PostgreSQL) | ÷ /me |");
-    console.log("|---|---:|---:|---:|---:|---|---:|");
+    printTableHead("req/s", "answer", "/me");
     for (const connections of [1, 8]) {
-      const results = [];
+      const results: TLoadResult[] = [];
       for (const t of targets) results.push(await run(t, connections, seconds));
-      const me = results.at(-1)!.rps;
-      for (const r of results) {
-        const cpu = r.cpuMs ? `${r.cpuMs.server.toFixed(3)}${r.cpuMs.postgres !== undefined ? ` + ${r.cpuMs.postgres.toFixed(3)}` : ""}` : "";
-        const odd = r.unexpected ? ` (${r.unexpected} unexpected: ${JSON.stringify(r.statuses)})` : "";
-        console.log(`| ${r.label}${odd} | ${connections} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${cpu} | ${(r.rps / me).toFixed(2)}× |`);
-      }
+      printRows(results, connections);
     }
   }
   console.log(`\nload average at the end ${loadAverage()}`);
