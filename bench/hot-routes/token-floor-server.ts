@@ -1,16 +1,18 @@
 // The floor of a durable token exchange (bench/hot-routes/token-floor.ts): node:http and `pg`, no
 // framework, answering the hub's own token requests for the hub's codes. What it keeps of the
-// hub's job is what a durable exchange cannot skip: the code read from the database and claimed
-// once, the two tokens' rows recorded (sent before the signatures start, as the hub does), an RS256
-// access token and an RS256 id token bound by at_hash (the hub's own signing functions), PKCE and
-// the redirect URI checked, and the access log's row for the id token. Left out: pairwise subjects,
-// the client read from the database (its secret is compared with FLOOR_CLIENT_SECRET), the replay
-// revocation, the request id and log line, every error's detail.
+// hub's job is what a durable exchange cannot skip, with the hub's own statements and signing
+// functions: the code read from the database, then claimed once with the two tokens' rows recorded
+// (the statement sent before the signatures start, as the hub does); an RS256 access token and an
+// RS256 id token bound by at_hash; PKCE and the redirect URI checked; the access log's row for the
+// id token. Left out: pairwise subjects, the client read from the database (its secret is compared
+// with FLOOR_CLIENT_SECRET), the replay revocation, the request id and log line, every error's detail.
 import { createHash, randomUUID } from "node:crypto";
 import http from "node:http";
 import pg from "pg";
 import { generateSigningKey, signAccessToken, signIdToken } from "@/lib/oauth/jwt";
 import { hashSecret, safeEqual } from "@/lib/oauth/secret";
+import { CLAIM_AND_RECORD_SQL, CODE_ROW_SQL, type TCodeRow } from "@/lib/server/oauth/exchange-code";
+import type { TTokenRow } from "@/lib/server/oauth/issue-tokens";
 import { accessLogWriter } from "./floor";
 
 const { DATABASE_URL, PORT, FLOOR_ISSUER, FLOOR_CLIENT_ID, FLOOR_CLIENT_SECRET } = process.env;
@@ -21,16 +23,6 @@ const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 10 });
 const key = await generateSigningKey();
 const HEADERS = { "Content-Type": "application/json", "Cache-Control": "no-store", Pragma: "no-cache" };
 const TTL_SECONDS = 3600;
-
-interface TCode { id: string; applicationId: string; profileId: string; redirectUri: string; scope: string; nonce: string | null; codeChallenge: string | null; expiresAt: Date }
-const CODE_SQL = `SELECT id, "applicationId", "profileId", "redirectUri", scope, nonce, "codeChallenge", "expiresAt" FROM "AuthorizationCode" WHERE "codeHash" = $1`;
-const CLAIM_AND_RECORD_SQL = `
-WITH claimed AS (UPDATE "AuthorizationCode" SET "usedAt" = now() WHERE id = $1 AND "usedAt" IS NULL RETURNING id)
-INSERT INTO "AccessToken" (jti, "applicationId", "profileId", "codeId", scope, "createdAt", "expiresAt")
-SELECT r.jti, r."applicationId", r."profileId", r."codeId", r.scope, r."createdAt", r."expiresAt"
-  FROM jsonb_to_recordset($2::jsonb) AS r(jti text, "applicationId" uuid, "profileId" uuid, "codeId" uuid, scope text, "createdAt" timestamptz, "expiresAt" timestamptz)
- WHERE EXISTS (SELECT 1 FROM claimed)
-RETURNING jti`;
 
 const logAccess = accessLogWriter(pool);
 
@@ -48,7 +40,7 @@ async function exchange(req: http.IncomingMessage, res: http.ServerResponse): Pr
   const form = new URLSearchParams(await readBody(req));
   if (form.get("grant_type") !== "authorization_code") return refuse(res, 400, "unsupported_grant_type");
   if (form.get("client_id") !== FLOOR_CLIENT_ID || !safeEqual(form.get("client_secret") ?? "", FLOOR_CLIENT_SECRET!)) return refuse(res, 401, "invalid_client");
-  const { rows: [code] } = await pool.query<TCode>({ name: "code", text: CODE_SQL, values: [hashSecret(form.get("code") ?? "")] });
+  const { rows: [code] } = await pool.query<TCodeRow>({ name: "code", text: CODE_ROW_SQL, values: [hashSecret(form.get("code") ?? "")] });
   const verifier = form.get("code_verifier") ?? "";
   if (
     !code || code.expiresAt.getTime() <= Date.now() || code.redirectUri !== form.get("redirect_uri") ||
@@ -58,7 +50,8 @@ async function exchange(req: http.IncomingMessage, res: http.ServerResponse): Pr
   const accessJti = randomUUID();
   const idJti = randomUUID();
   const row = { applicationId: code.applicationId, profileId: code.profileId, codeId: code.id, scope: code.scope, createdAt: now, expiresAt: new Date(now.getTime() + TTL_SECONDS * 1000) };
-  const recorded = pool.query({ name: "claim", text: CLAIM_AND_RECORD_SQL, values: [code.id, JSON.stringify([{ jti: accessJti, ...row }, { jti: idJti, ...row }])] });
+  const rows: TTokenRow[] = [{ jti: accessJti, ...row }, { jti: idJti, ...row }];
+  const recorded = pool.query({ name: "claim", text: CLAIM_AND_RECORD_SQL, values: [code.id, now, JSON.stringify(rows)] });
   // The statement is on its way before the signatures hold this thread (the hub's signWhileWriting).
   await new Promise((resolve) => setImmediate(resolve));
   const base = { key, issuer: FLOOR_ISSUER!, subject: code.profileId, expiresInSeconds: TTL_SECONDS, now };

@@ -52,8 +52,11 @@ export const CODE_ROW_SQL = `SELECT c.id, c."applicationId", c."profileId", c."r
 /** The claim alone (a later check failed): 1 when this request spent the code, 0 when it was spent. */
 const CLAIM_SQL = `UPDATE "AuthorizationCode" SET "usedAt" = $2 WHERE id = $1 AND "usedAt" IS NULL RETURNING id`;
 
-/** The claim and the tokens' rows: the rows are written only if this request spent the code. */
-const CLAIM_AND_RECORD_SQL = `
+/**
+ * The claim and the tokens' rows: the rows are written only if this request spent the code
+ * ($1 the code, $2 the time, $3 the rows; bench/hot-routes/token-floor-server.ts runs it too).
+ */
+export const CLAIM_AND_RECORD_SQL = `
 WITH claimed AS (${CLAIM_SQL})
 ${recordTokenRowsSql("$3", "EXISTS (SELECT 1 FROM claimed)")}
 RETURNING jti`;
