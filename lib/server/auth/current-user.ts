@@ -59,7 +59,7 @@ async function loadUser(session: Pick<JWT, "sub" | "profileId"> | null): Promise
 /** The signed-in person and chosen profile, re-read from the database on every request. */
 export async function getCurrentUser(): Promise<CurrentUser | null> {
   const session = await getSession();
-  return session?.personId ? loadUser({ sub: session.personId, profileId: session.profileId }) : null;
+  return loadUser(session && { sub: session.personId, profileId: session.profileId });
 }
 
 /**
