@@ -12,7 +12,7 @@ import pg from "pg";
 import { generateSigningKey, signAccessToken, signIdToken } from "@/lib/oauth/jwt";
 import { hashSecret, safeEqual } from "@/lib/oauth/secret";
 import { CLAIM_AND_RECORD_SQL, CODE_ROW_SQL, type TCodeRow } from "@/lib/server/oauth/exchange-code";
-import type { TTokenRow } from "@/lib/server/oauth/issue-tokens";
+import { signWhileWriting, type TTokenRow } from "@/lib/server/oauth/issue-tokens";
 import { accessLogWriter } from "./floor";
 
 const { DATABASE_URL, PORT, FLOOR_ISSUER, FLOOR_CLIENT_ID, FLOOR_CLIENT_SECRET } = process.env;
@@ -51,13 +51,17 @@ async function exchange(req: http.IncomingMessage, res: http.ServerResponse): Pr
   const idJti = randomUUID();
   const row = { applicationId: code.applicationId, profileId: code.profileId, codeId: code.id, scope: code.scope, createdAt: now, expiresAt: new Date(now.getTime() + TTL_SECONDS * 1000) };
   const rows: TTokenRow[] = [{ jti: accessJti, ...row }, { jti: idJti, ...row }];
-  const recorded = pool.query({ name: "claim", text: CLAIM_AND_RECORD_SQL, values: [code.id, now, JSON.stringify(rows)] });
-  // The statement is on its way before the signatures hold this thread (the hub's signWhileWriting).
-  await new Promise((resolve) => setImmediate(resolve));
   const base = { key, issuer: FLOOR_ISSUER!, subject: code.profileId, expiresInSeconds: TTL_SECONDS, now };
-  const accessToken = await signAccessToken({ ...base, audience: FLOOR_CLIENT_ID!, clientId: FLOOR_CLIENT_ID!, scope: code.scope.split(" "), jti: accessJti });
-  const idToken = await signIdToken({ ...base, clientId: FLOOR_CLIENT_ID!, nonce: code.nonce ?? undefined, accessToken, jti: idJti });
-  if ((await recorded).rows.length === 0) return refuse(res, 400, "invalid_grant");
+  const sign = async () => {
+    const accessToken = await signAccessToken({ ...base, audience: FLOOR_CLIENT_ID!, clientId: FLOOR_CLIENT_ID!, scope: code.scope.split(" "), jti: accessJti });
+    return { accessToken, idToken: await signIdToken({ ...base, clientId: FLOOR_CLIENT_ID!, nonce: code.nonce ?? undefined, accessToken, jti: idJti }) };
+  };
+  // The statement is on its way before the signatures hold this thread, as in the hub.
+  const [{ accessToken, idToken }, recorded] = await signWhileWriting(
+    sign,
+    pool.query({ name: "claim", text: CLAIM_AND_RECORD_SQL, values: [code.id, now, JSON.stringify(rows)] }),
+  );
+  if (recorded.rows.length === 0) return refuse(res, 400, "invalid_grant");
   logAccess({ channel: "id_token", applicationId: code.applicationId, toolId: null, institutionId: null, profileId: code.profileId, attributes: [], filters: {}, status: 200, eventCount: 0, createdAt: now });
   res.writeHead(200, HEADERS).end(JSON.stringify({ access_token: accessToken, token_type: "Bearer", expires_in: TTL_SECONDS, scope: code.scope, id_token: idToken }));
 }

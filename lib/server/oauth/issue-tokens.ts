@@ -74,7 +74,7 @@ export async function issueTokens(input: TIssueTokensInput): Promise<TIssuedToke
  * this thread (docs/decisions/035), so they start on the event loop's next turn, once the driver
  * has sent the statement, and the database runs it meanwhile.
  */
-export function signWhileWriting<T>(sign: () => Promise<TIssuedTokens>, write: Promise<T>): Promise<[TIssuedTokens, T]> {
+export function signWhileWriting<S, T>(sign: () => Promise<S>, write: Promise<T>): Promise<[S, T]> {
   return Promise.all([nextTurn().then(sign), write]);
 }
 
