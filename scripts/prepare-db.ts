@@ -1,13 +1,17 @@
 // Applies pending migrations, seeds the demo when the database is empty, creates the identity
 // roots and re-seals with the current HUB_SECRET whatever an older secret sealed (after a
 // rotation: docs/security.md). Run by `npm start` before the server opens the embedded database
-// (PGlite allows one process at a time).
-import { configuredDatabase, createDatabase, database, setDatabase } from "@/lib/server/db/database";
+// (PGlite allows one process at a time), unless the embedded database was already prepared with
+// the same migrations and secrets (ensurePrepared in scripts/lib/steps.mjs).
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { configuredDatabase, createDatabase, database, pgliteDataDir, setDatabase } from "@/lib/server/db/database";
 import { env } from "@/lib/env";
 import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
 import { resealSecrets } from "@/lib/server/crypto/reseal-secrets";
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { seedDemo } from "@/prisma/seed/demo";
+import { embeddedPreparation } from "./lib/steps.mjs";
 
 async function main() {
   const started = performance.now();
@@ -28,6 +32,11 @@ async function main() {
   }
   console.log(`  database ready (${sql.kind}) in ${Math.round(performance.now() - started)} ms`);
   await database().close();
+  // Recorded last, once all of the above succeeded: the next `npm start` skips this script while
+  // nothing it depends on changed (ensurePrepared). Computed now, when the embedded install's
+  // own secret exists.
+  const preparation = embeddedPreparation();
+  if (preparation && path.dirname(preparation.file) === pgliteDataDir()) writeFileSync(preparation.file, preparation.value);
 }
 
 main().catch(async (error) => {

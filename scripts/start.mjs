@@ -1,6 +1,6 @@
 // `npm start`: install what is missing, generate, migrate and seed, build if needed, serve.
 import { spawn } from "node:child_process";
-import { ensureBuilt, ensureGenerated, ensureInstalled, root, run } from "./lib/steps.mjs";
+import { ensureBuilt, ensureGenerated, ensureInstalled, ensurePrepared, root } from "./lib/steps.mjs";
 import { serverSpawn } from "./lib/server-command.mjs";
 
 const port = Number(process.env.PORT ?? 3000);
@@ -9,8 +9,7 @@ process.env.NEXT_TELEMETRY_DISABLED = "1";
 
 ensureInstalled();
 ensureGenerated();
-console.log("▸ Preparing the database…");
-run("npx", ["tsx", "scripts/prepare-db.ts"], { env: { HUB_BASE_URL: baseUrl, PORT: String(port) } });
+ensurePrepared({ HUB_BASE_URL: baseUrl, PORT: String(port) });
 ensureBuilt();
 
 console.log(`▸ Starting the hub on ${baseUrl} …`);

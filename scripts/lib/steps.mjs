@@ -1,7 +1,7 @@
 // Steps shared by `npm start` and `npm test`. Plain Node (no dependencies): they run before
 // node_modules exists. Each step is skipped when its inputs have not changed since it last ran.
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
@@ -84,4 +84,51 @@ export function ensureBuilt() {
   // asks for the production-only HUB_SECRET while prerendering the not-found page.
   run("npx", ["next", "build"], { env: { NEXT_TELEMETRY_DISABLED: "1" }, unset: ["DATABASE_URL", "HUB_SECRET"] });
   writeFileSync(marker, sourceHash);
+}
+
+/** What scripts/prepare-db.ts's work depends on, besides the database and the secrets. */
+const PREPARE_INPUTS = ["prisma/migrations", "scripts/prepare-db.ts", "lib/server/db/migrate.ts", "lib/server/crypto"];
+
+/**
+ * The embedded database's preparation record: a file inside its PGlite directory (deleting the
+ * database deletes it) holding a digest of what scripts/prepare-db.ts prepared it with, and that
+ * digest now: the migrations and the preparation's code, the secrets it re-seals with (HUB_SECRET,
+ * HUB_PREVIOUS_SECRETS, or the embedded install's own; as an HMAC, never the secrets themselves)
+ * and HUB_SEED. Null for PostgreSQL, which is prepared on every start: other instances share it,
+ * and nothing on this machine says what it holds.
+ * @param {Record<string, string | undefined>} [environment]
+ */
+export function embeddedPreparation(environment = process.env) {
+  if (environment.DATABASE_URL) return null;
+  const dataDir = path.resolve(root, environment.HUB_DATA_DIR || ".data");
+  const secretFile = path.join(dataDir, "hub-secret");
+  const secrets = [environment.HUB_SECRET ?? "", environment.HUB_PREVIOUS_SECRETS ?? "", existsSync(secretFile) ? readFileSync(secretFile, "utf8").trim() : ""];
+  const value = createHash("sha256")
+    .update(hashFiles(PREPARE_INPUTS))
+    .update("\0")
+    .update(createHmac("sha256", secrets.join("\0")).update("hub-prepared").digest("hex"))
+    .update("\0")
+    .update(environment.HUB_SEED ?? "")
+    .digest("hex");
+  return { file: path.join(dataDir, "pglite", "hub-prepared"), value };
+}
+
+/**
+ * Whether the embedded database was prepared with exactly what it would be prepared with now.
+ * @param {Record<string, string | undefined>} [environment]
+ */
+export function isPrepared(environment = process.env) {
+  const preparation = embeddedPreparation(environment);
+  return preparation !== null && existsSync(preparation.file) && readFileSync(preparation.file, "utf8") === preparation.value;
+}
+
+/**
+ * scripts/prepare-db.ts (migrations, the demo seed on an empty database, identity roots, re-sealing)
+ * unless the embedded database was prepared with the same inputs: a second `npm start` then saves
+ * the preparation's own start-up, about 3 s of the 5 it took (docs/performance.md, "Start-up").
+ */
+export function ensurePrepared(env = {}) {
+  if (isPrepared({ ...process.env, ...env })) return;
+  console.log("▸ Preparing the database…");
+  run("npx", ["tsx", "scripts/prepare-db.ts"], { env });
 }
