@@ -10,6 +10,7 @@
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { configuredTrust } from "./lib/server/http/client-address.mjs";
 import { compressionEnabled, createCompression } from "./lib/server/http/compression.mjs";
 import { drainServer, trackResponses } from "./lib/server/http/graceful-shutdown.mjs";
 import { mayReplaceErrorDocument, NOT_FOUND_ROUTE, replaceErrorDocument } from "./lib/server/http/not-found-document.mjs";
@@ -30,6 +31,14 @@ process.on("uncaughtException", (error) => {
   process.exit(1);
 });
 process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "Unhandled promise rejection"));
+
+// A setting the request guard reads on every request: a wrong one stops the start, not a request.
+try {
+  configuredTrust();
+} catch (error) {
+  logger.fatal(`Invalid configuration: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
 
 const { default: next } = await import("next");
 
@@ -177,7 +186,8 @@ server.on("error", (error) => {
 server.listen(port, () => {
   // Any answer will do: the request only has Next load instrumentation.ts (see HOT_ROUTES).
   http.get({ port, path: "/healthz", headers: { "x-request-id": "startup" } }, (res) => res.resume()).on("error", () => undefined);
-  logger.info(`Hub ready on http://localhost:${port} (compression ${compress ? "br q4 / gzip 1" : "off: HUB_COMPRESSION=0"})`);
+  const proxies = process.env.HUB_TRUSTED_PROXIES?.trim() ? `trusted proxies ${process.env.HUB_TRUSTED_PROXIES.trim()}` : "no trusted proxy";
+  logger.info(`Hub ready on http://localhost:${port} (compression ${compress ? "br q4 / gzip 1" : "off: HUB_COMPRESSION=0"}, ${proxies})`);
 });
 
 /**

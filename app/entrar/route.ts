@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import { signInWithPassword } from "@/lib/server/auth/sign-in-with-password";
 import { writeSession } from "@/lib/server/auth/session-cookie";
-import { clientIp } from "@/lib/server/http/client-ip";
+import { clientAddress } from "@/lib/server/http/stamped-client-address";
 import { handleFormPost, seeOther } from "@/lib/server/http/form-post";
 import { safeCallbackUrl, withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 import { otherMethods } from "@/lib/server/http/other-methods";
@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 export function POST(request: NextRequest): Promise<Response> {
   return handleFormPost(request, async (form) => {
     const callbackUrl = safeCallbackUrl(form.get("callbackUrl"));
-    const result = await signInWithPassword({ login: form.get("login") ?? "", password: form.get("password") ?? "", ip: clientIp(request.headers) });
+    const result = await signInWithPassword({ login: form.get("login") ?? "", password: form.get("password") ?? "", ip: clientAddress(request.headers) ?? "local" });
     if (!result.ok) return seeOther(withCallbackUrl("/login", callbackUrl, { error: result.error }));
     return writeSession(seeOther(withCallbackUrl("/perfil", callbackUrl)), result.token);
   });

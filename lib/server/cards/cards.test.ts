@@ -125,7 +125,7 @@ describe("printing and signing in", () => {
 describe("GET /cracha/{token}", () => {
   it("sets the session cookie and goes to the gallery; a refusal goes to its page without a cookie", async () => {
     const { cards } = await printSchool1();
-    const ok = await respondCardSignIn(new NextRequest(cards[0]!.url, { headers: { "x-hub-peer-address": "127.0.0.1" } }), tokenOf(cards[0]!.url));
+    const ok = await respondCardSignIn(new NextRequest(cards[0]!.url, { headers: { "x-hub-client-address": "127.0.0.1" } }), tokenOf(cards[0]!.url));
     expect(ok.status).toBe(303);
     expect(ok.headers.get("location")).toBe("/");
     const cookie = ok.headers.get("set-cookie") ?? "";

@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import { writeSession } from "@/lib/server/auth/session-cookie";
 import { seeOther } from "@/lib/server/http/form-post";
-import { peerAddress } from "@/lib/server/http/peer-address";
+import { clientAddress } from "@/lib/server/http/stamped-client-address";
 import { signInWithCard } from "./sign-in-with-card";
 
 /**
@@ -9,7 +9,7 @@ import { signInWithCard } from "./sign-in-with-card";
  * session cookie as the sign-in form) and goes to the gallery, or to the page that says why not.
  */
 export async function respondCardSignIn(request: NextRequest, token: string): Promise<Response> {
-  const result = await signInWithCard({ token, address: peerAddress(request.headers) });
+  const result = await signInWithCard({ token, address: clientAddress(request.headers) });
   if (!result.ok) return seeOther(`/cracha/recusado?motivo=${result.reason}`);
   return writeSession(seeOther("/"), result.token);
 }

@@ -8,7 +8,7 @@ import { IncomingMessage, STATUS_CODES } from "node:http";
 // Next's own check of the client router's state header, so the guard refuses exactly what Next
 // would throw on (a pinned Next: the module's path is part of its build output, not of its API).
 import nextRouterState from "next/dist/server/app-render/parse-and-validate-flight-router-state.js";
-import { PEER_ADDRESS_HEADER } from "./peer-address-header.mjs";
+import { stampClientAddress } from "./client-address.mjs";
 
 const { parseAndValidateFlightRouterState } = nextRouterState;
 
@@ -29,8 +29,8 @@ export const MAX_URL_BYTES = 6 * 1024;
  * @returns {Rejection | null}
  */
 export function checkRequest(req, isRouteHandler = () => false) {
-  // Stamped here because every request passes through: the peer's address, never the client's say.
-  if (req.socket) req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
+  // Stamped here because every request passes through: the client's address, never its say.
+  if (req.socket) stampClientAddress(req);
   const url = req.url ?? "/";
   if (Buffer.byteLength(url) > MAX_URL_BYTES) return { status: 414, message: "URL longa demais." };
   // A NUL byte is never valid in a path, a query or a form value the hub accepts; PostgreSQL

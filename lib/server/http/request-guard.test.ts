@@ -21,10 +21,10 @@ describe("checkRequest", () => {
     expect(get(url)?.status).toBe(400);
   });
 
-  it("stamps the peer's address over whatever the client sent as X-Hub-Peer-Address", () => {
-    const headers: Record<string, string | string[] | undefined> = { "x-hub-peer-address": "10.0.0.1", "x-forwarded-for": "10.0.0.2" };
+  it("stamps the client's address over whatever the client sent as X-Hub-Client-Address (no trusted proxy: the peer's)", () => {
+    const headers: Record<string, string | string[] | undefined> = { "x-hub-client-address": "10.0.0.1", "x-forwarded-for": "10.0.0.2" };
     expect(checkRequest({ method: "GET", url: "/cracha/x", headers, socket: { remoteAddress: "::ffff:127.0.0.1" } })).toBeNull();
-    expect(headers["x-hub-peer-address"]).toBe("::ffff:127.0.0.1");
+    expect(headers["x-hub-client-address"]).toBe("::ffff:127.0.0.1");
     expect(headers["x-forwarded-for"]).toBe("10.0.0.2");
   });
 
