@@ -145,8 +145,9 @@ describe("NRPS 2.0", () => {
     expect(scope).toBe(NRPS_SCOPE);
     const authorization = `Bearer ${accessToken}`;
     const page1 = await listMemberships({ authorization, classId: s.classId, query: new URLSearchParams("limit=1") });
-    expect(page1.next).toBe(`${url}?limit=1&page=2`);
-    const page2 = await listMemberships({ authorization, classId: s.classId, query: new URLSearchParams("limit=1&page=2") });
+    const firstId = (page1.body as { members: Array<{ user_id: string }> }).members[0]!.user_id;
+    expect(page1.next).toBe(`${url}?limit=1&after=${firstId}`);
+    const page2 = await listMemberships({ authorization, classId: s.classId, query: new URLSearchParams(new URL(page1.next!).search) });
     expect(page2.next).toBeNull();
     const members = [...(page1.body as { members: Array<Record<string, unknown>> }).members, ...(page2.body as { members: Array<Record<string, unknown>> }).members];
     expect(members.map((m) => m.user_id).sort()).toEqual(
@@ -163,6 +164,30 @@ describe("NRPS 2.0", () => {
     const shared = await listMemberships({ authorization, classId: s.classId, query: new URLSearchParams() });
     expect((shared.body as { members: Array<{ name?: string; email?: string }> }).members.map((m) => m.name).sort()).toEqual([s.student.name, s.teacher.name].sort());
     expect((shared.body as { members: Array<{ email?: string }> }).members.every((m) => m.email === undefined)).toBe(true);
+  });
+
+  it("pages from the last member read: one who leaves between two pages makes no other member skipped", async () => {
+    const { tool, registration } = await createTool();
+    await placeTool({ toolId: tool.id, institutionId: s.schoolId, classId: s.classId });
+    const authorization = `Bearer ${(await token(registration.clientId)).access_token}`;
+    const page1 = await listMemberships({ authorization, classId: s.classId, query: new URLSearchParams("limit=1") });
+    const [first] = (page1.body as { members: Array<{ user_id: string }> }).members;
+    const leaving = (await partnerIdOf(toolPartner(tool.id), s.student.id)) === first!.user_id ? s.student.id : s.teacher.id;
+    const staying = leaving === s.student.id ? s.teacher.id : s.student.id;
+    // The first page's member leaves the class before the tool asks for the second page.
+    const enrolments = await db().classStudent.findMany({ where: { classId: s.classId, studentId: leaving } });
+    const teaching = await db().subjectTeacher.findMany({ where: { classId: s.classId, teacherId: leaving } });
+    await db().classStudent.deleteMany({ where: { id: { in: enrolments.map((e) => e.id) } } });
+    await db().subjectTeacher.deleteMany({ where: { id: { in: teaching.map((t) => t.id) } } });
+    try {
+      const page2 = await listMemberships({ authorization, classId: s.classId, query: new URLSearchParams(new URL(page1.next!).search) });
+      expect((page2.body as { members: Array<{ user_id: string }> }).members.map((m) => m.user_id)).toEqual([await partnerIdOf(toolPartner(tool.id), staying)]);
+    } finally {
+      await db().classStudent.createMany({ data: enrolments });
+      await db().subjectTeacher.createMany({ data: teaching });
+    }
+    // `after` that is not a member id of this tool's form is a 400, not a first page.
+    await expect(listMemberships({ authorization, classId: s.classId, query: new URLSearchParams("after=2") })).rejects.toMatchObject({ code: "invalid_request", status: 400 });
   });
 
   it("refuses a replayed assertion, another key, no NRPS scope, a class the tool is not placed in, a missing token", async () => {

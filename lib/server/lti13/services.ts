@@ -96,7 +96,8 @@ SELECT pr.id, pr.role, pe.name, pe.email
   FROM (SELECT cs."studentId" AS id FROM "ClassStudent" cs WHERE cs."classId" = $1::uuid
         UNION SELECT st."teacherId" FROM "SubjectTeacher" st WHERE st."classId" = $1::uuid) m
   JOIN "Profile" pr ON pr.id = m.id JOIN "Person" pe ON pe.id = pr."personId"
- ORDER BY pr.id LIMIT $2 OFFSET $3`;
+ WHERE $3::uuid IS NULL OR pr.id > $3::uuid
+ ORDER BY pr.id LIMIT $2`;
 
 export const NRPS_DEFAULT_LIMIT = 100;
 const NRPS_MAX_LIMIT = 1000;
@@ -117,9 +118,14 @@ export async function listMemberships(options: { authorization: string | null; c
   if (!rule.enabled) throw new OAuthError("access_denied", "the school no longer shares data with this tool", 403);
   const limitText = options.query.get("limit");
   const limit = Math.min(Math.max(Number.parseInt(limitText ?? "", 10) || NRPS_DEFAULT_LIMIT, 1), NRPS_MAX_LIMIT);
-  const page = Math.max(Number.parseInt(options.query.get("page") ?? "", 10) || 1, 1);
-  const rows = await database().sql.query<TMemberRow>(MEMBERS_SQL, [cls.classId, limit + 1, (page - 1) * limit]);
   const ids = await pairwiseIds({ kind: "tool", id: cls.toolId });
+  // Pages follow the members' order, from the last member the previous page held (`after`, the
+  // tool's own id of that member), not an offset: a member who leaves or joins between two pages
+  // moves no one else across the page boundary, so none is skipped or read twice.
+  const afterText = options.query.get("after");
+  const after = afterText === null ? null : ids.toGlobal(afterText);
+  if (afterText !== null && after === null) throw new OAuthError("invalid_request", "after must be a member's user_id, as the previous page's next link has it");
+  const rows = await database().sql.query<TMemberRow>(MEMBERS_SQL, [cls.classId, limit + 1, after]);
   const members = rows.slice(0, limit).map((row) => {
     const personal = personalLaunchFields({ configuration: rule.byRole[row.role], toolId: cls.toolId, person: { name: row.name, email: row.email } });
     return {
@@ -132,7 +138,7 @@ export async function listMemberships(options: { authorization: string | null; c
   });
   const base = env().HUB_BASE_URL;
   const self = `${base}${LTI13_PATHS.memberships}/${cls.classId}`;
-  const next = rows.length > limit ? `${self}?limit=${limit}&page=${page + 1}` : null;
+  const next = rows.length > limit ? `${self}?${new URLSearchParams({ limit: String(limit), after: ids.toPartner(rows[limit - 1]!.id) })}` : null;
   return {
     body: { id: self, context: { id: cls.classId, label: cls.className, title: `${cls.className} · ${cls.periodName}` }, members },
     next,
