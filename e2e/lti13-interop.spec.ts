@@ -174,6 +174,40 @@ test("ltijs: a teacher's deep-linking round trip makes a class item, whose launc
   }
 });
 
+test("a tool that sends the authentication request as a cross-site form POST gets the launch of the person signed in, who is not asked again", async ({ browser, baseURL }) => {
+  test.skip(!tool || !setup, "needs ltijs and the first test's school (no PostgreSQL for ltijs?)");
+  test.setTimeout(120_000);
+  const student = await newPage(browser);
+  await signIn(student, setup!.studentEmail, "senha-da-aluna-123");
+  // ltijs sends it as a GET redirect: catch that request, and send its parameters as a form POST
+  // from another site (127.0.0.1 is not localhost's site), as some tools do. The browser leaves
+  // the hub's SameSite=Lax session cookie off such a POST.
+  let authorizeUrl: string | null = null;
+  await student.route("**/lti13/authorize?**", (route) => {
+    authorizeUrl = route.request().url();
+    return route.abort();
+  });
+  await student.getByRole("list", { name: "Ferramentas disponíveis" }).getByRole("link", { name: `Abrir ${setup!.title}` }).click();
+  await expect.poll(() => authorizeUrl).not.toBeNull();
+  await student.unrouteAll();
+  const otherSite = new URL(baseURL!);
+  otherSite.hostname = "127.0.0.1";
+  await student.goto(new URL("/healthz", otherSite).toString());
+  const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+  const fields = [...new URL(authorizeUrl!).searchParams].map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`);
+  await student.setContent(`<form method="post" action="${baseURL}/lti13/authorize">${fields.join("")}</form>`);
+  const pages: string[] = [];
+  student.on("request", (request) => {
+    if (request.isNavigationRequest()) pages.push(`${request.method()} ${new URL(request.url()).pathname}`);
+  });
+  await student.locator("form").evaluate((form: HTMLFormElement) => form.submit());
+  await expect(student).toHaveURL(new RegExp(`^${tool!.url}/`));
+  expect((await launched(student)).context.messageType).toBe("LtiResourceLinkRequest");
+  // POST, then the same request as a GET with the session: no sign-in page, no profile picker.
+  expect(pages.filter((page) => page.includes("/lti13/authorize"))).toEqual(["POST /lti13/authorize", "GET /lti13/authorize"]);
+  expect(pages.filter((page) => /\/(login|perfil)$/.test(page))).toEqual([]);
+});
+
 test("the launch tester's LTI 1.3 cases all pass against the hub's reference LTI 1.3 tool", async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
   const page = await newPage(browser);

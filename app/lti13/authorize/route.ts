@@ -14,8 +14,7 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** The LTI 1.3 authentication request (GET or form POST, OIDC Core §3.1.2.1): the id_token form post. */
-async function handle(request: NextRequest, params: URLSearchParams): Promise<Response> {
-  const user = await getRequestUser(request);
+async function handle(params: URLSearchParams, user: Awaited<ReturnType<typeof getRequestUser>>): Promise<Response> {
   const profile = user?.profile ? { id: user.profile.id, role: user.profile.role, institutionId: user.profile.institution.id } : null;
   try {
     const outcome = await authorizeLti13({ params, profile });
@@ -33,7 +32,7 @@ async function handle(request: NextRequest, params: URLSearchParams): Promise<Re
 }
 
 export async function GET(request: NextRequest): Promise<Response> {
-  return handle(request, request.nextUrl.searchParams);
+  return handle(request.nextUrl.searchParams, await getRequestUser(request));
 }
 
 export async function POST(request: NextRequest): Promise<Response> {
@@ -42,7 +41,13 @@ export async function POST(request: NextRequest): Promise<Response> {
     const page = renderLti13Error(415, "Envie o pedido como formulário (application/x-www-form-urlencoded).");
     return htmlResponse(page.html, { status: 415, csp: page.csp });
   }
-  return handle(request, new URLSearchParams(await request.text()));
+  const params = new URLSearchParams(await request.text());
+  // A tool's cross-site form POST arrives without the session cookie (SameSite=Lax), so the hub
+  // would ask a signed-in person to sign in and choose a profile again. The same request as a GET
+  // is a top-level navigation, which carries the cookie: 303 there, and the GET decides.
+  const user = await getRequestUser(request);
+  if (!user) return NextResponse.redirect(new URL(`${LTI13_PATHS.authorize}?${params.toString()}`, env().HUB_BASE_URL), 303);
+  return handle(params, user);
 }
 
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET", "POST"]);
