@@ -179,32 +179,49 @@ test("a tool that sends the authentication request as a cross-site form POST get
   test.setTimeout(120_000);
   const student = await newPage(browser);
   await signIn(student, setup!.studentEmail, "senha-da-aluna-123");
-  // ltijs sends it as a GET redirect: catch that request, and send its parameters as a form POST
-  // from another site (127.0.0.1 is not localhost's site), as some tools do. The browser leaves
-  // the hub's SameSite=Lax session cookie off such a POST.
-  let authorizeUrl: string | null = null;
-  await student.route("**/lti13/authorize?**", (route) => {
-    authorizeUrl = route.request().url();
-    return route.abort();
+  const atTool = (url: URL, path: string) => url.origin === new URL(tool!.url).origin && url.pathname === path;
+  // The hub's launch page posts the login initiation to the tool: keep its fields, stop there.
+  let initiation: URLSearchParams | null = null;
+  await student.route((url) => atTool(url, "/login"), (route) => {
+    initiation = new URLSearchParams(route.request().postData() ?? "");
+    return route.fulfill({ status: 200, contentType: "text/html", body: "<p>login</p>" });
   });
   await student.getByRole("list", { name: "Ferramentas disponíveis" }).getByRole("link", { name: `Abrir ${setup!.title}` }).click();
-  await expect.poll(() => authorizeUrl).not.toBeNull();
-  await student.unrouteAll();
+  await expect.poll(() => initiation).not.toBeNull();
+  // What the hub posts back to the tool's redirect URI, caught there.
+  let idToken: string | null = null;
+  await student.route((url) => atTool(url, "/"), (route) => {
+    if (route.request().method() !== "POST") return route.continue();
+    idToken = new URLSearchParams(route.request().postData() ?? "").get("id_token");
+    return route.fulfill({ status: 200, contentType: "text/html", body: "<p>launched</p>" });
+  });
+  // The tool's authentication request as a form POST from another site (127.0.0.1 is not
+  // localhost's site): the browser leaves the hub's SameSite=Lax session cookie off it.
+  const fields = initiation!;
+  const authentication = {
+    scope: "openid", response_type: "id_token", response_mode: "form_post", prompt: "none",
+    client_id: fields.get("client_id") ?? "", redirect_uri: `${tool!.url}/`, login_hint: fields.get("login_hint") ?? "",
+    lti_message_hint: fields.get("lti_message_hint") ?? "", state: "cross-site-state", nonce: `cross-site-${Date.now()}`,
+  };
   const otherSite = new URL(baseURL!);
   otherSite.hostname = "127.0.0.1";
   await student.goto(new URL("/healthz", otherSite).toString());
   const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
-  const fields = [...new URL(authorizeUrl!).searchParams].map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`);
-  await student.setContent(`<form method="post" action="${baseURL}/lti13/authorize">${fields.join("")}</form>`);
+  const inputs = Object.entries(authentication).map(([name, value]) => `<input type="hidden" name="${name}" value="${escape(value)}">`);
+  await student.setContent(`<form method="post" action="${baseURL}/lti13/authorize">${inputs.join("")}</form>`);
   const pages: string[] = [];
   student.on("request", (request) => {
     if (request.isNavigationRequest()) pages.push(`${request.method()} ${new URL(request.url()).pathname}`);
   });
   await student.locator("form").evaluate((form: HTMLFormElement) => form.submit());
-  await expect(student).toHaveURL(new RegExp(`^${tool!.url}/`));
-  expect((await launched(student)).context.messageType).toBe("LtiResourceLinkRequest");
-  // POST, then the same request as a GET with the session: no sign-in page, no profile picker.
-  expect(pages.filter((page) => page.includes("/lti13/authorize"))).toEqual(["POST /lti13/authorize", "GET /lti13/authorize"]);
+  await expect.poll(() => idToken).not.toBeNull();
+  const claims = JSON.parse(Buffer.from(idToken!.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
+  expect(claims.nonce).toBe(authentication.nonce);
+  expect(claims["https://purl.imsglobal.org/spec/lti/claim/message_type"]).toBe("LtiResourceLinkRequest");
+  expect(claims.sub).toBe(authentication.login_hint);
+  // The cross-site POST, then the same POST from the hub's own page, with the session: no sign-in
+  // page, no profile picker.
+  expect(pages.filter((page) => page.endsWith("/lti13/authorize"))).toEqual(["POST /lti13/authorize", "POST /lti13/authorize"]);
   expect(pages.filter((page) => /\/(login|perfil)$/.test(page))).toEqual([]);
 });
 

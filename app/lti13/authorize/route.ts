@@ -42,11 +42,16 @@ export async function POST(request: NextRequest): Promise<Response> {
     return htmlResponse(page.html, { status: 415, csp: page.csp });
   }
   const params = new URLSearchParams(await request.text());
-  // A tool's cross-site form POST arrives without the session cookie (SameSite=Lax), so the hub
-  // would ask a signed-in person to sign in and choose a profile again. The same request as a GET
-  // is a top-level navigation, which carries the cookie: 303 there, and the GET decides.
   const user = await getRequestUser(request);
-  if (!user) return NextResponse.redirect(new URL(`${LTI13_PATHS.authorize}?${params.toString()}`, env().HUB_BASE_URL), 303);
+  // A tool's cross-site form POST arrives without the session cookie (SameSite=Lax), and so does
+  // a redirect from it (Chromium keeps the cookie off the whole chain): the hub would ask a
+  // signed-in person to sign in and choose a profile again. A page of the hub posts the same
+  // request again, now same-site, with the cookie; that post is not cross-site, so no loop.
+  if (!user && request.headers.get("sec-fetch-site") === "cross-site") {
+    const action = new URL(LTI13_PATHS.authorize, env().HUB_BASE_URL);
+    const page = renderLaunchPage({ action: action.toString(), fields: [...params], toolOrigin: action.origin, toolTitle: "a ferramenta" });
+    return htmlResponse(page.html, { csp: page.csp });
+  }
   return handle(params, user);
 }
 
