@@ -187,7 +187,8 @@ test("a tool that sends the authentication request as a cross-site form POST get
     return route.fulfill({ status: 200, contentType: "text/html", body: "<p>login</p>" });
   });
   await student.getByRole("list", { name: "Ferramentas disponíveis" }).getByRole("link", { name: `Abrir ${setup!.title}` }).click();
-  await expect.poll(() => initiation).not.toBeNull();
+  await student.waitForURL((url) => atTool(url, "/login"));
+  expect(initiation).not.toBeNull();
   // What the hub posts back to the tool's redirect URI, caught there.
   let idToken: string | null = null;
   await student.route((url) => atTool(url, "/"), (route) => {
