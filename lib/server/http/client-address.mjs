@@ -4,13 +4,13 @@
 // every trusted proxy, to the first address none of them is (proxy-addr, Express's own rule). A
 // client cannot choose it: without a trusted proxy in front, whatever it sends in X-Forwarded-For
 // is ignored. server.mjs's request guard stamps it on every request (CLIENT_ADDRESS_HEADER) for
-// the sign-in throttles and the sign-in cards' network rule (docs/security.md, "Behind a proxy").
+// the sign-in throttles and the sign-in cards' network rule (docs/security.md, "Sign-in").
 import proxyAddr from "proxy-addr";
 import { log } from "../log.mjs";
 
 /**
  * The request header server.mjs's guard always overwrites with the client's address, so that a
- * client cannot send it; Next's route handlers and pages read it there (client-address.ts).
+ * client cannot send it; Next's route handlers read it there (stamped-client-address.ts).
  */
 export const CLIENT_ADDRESS_HEADER = "x-hub-client-address";
 
