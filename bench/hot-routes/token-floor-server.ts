@@ -6,10 +6,11 @@
 // RS256 id token bound by at_hash; PKCE and the redirect URI checked; the access log's row for the
 // id token. Left out: pairwise subjects, the client read from the database (its secret is compared
 // with FLOOR_CLIENT_SECRET), the replay revocation, the request id and log line, every error's detail.
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import pg from "pg";
 import { generateSigningKey, signAccessToken, signIdToken } from "@/lib/oauth/jwt";
+import { verifyPkce } from "@/lib/oauth/pkce";
 import { hashSecret, safeEqual } from "@/lib/oauth/secret";
 import { CLAIM_AND_RECORD_SQL, CODE_ROW_SQL, type TCodeRow } from "@/lib/server/oauth/exchange-code";
 import { signWhileWriting, type TTokenRow } from "@/lib/server/oauth/issue-tokens";
@@ -44,7 +45,7 @@ async function exchange(req: http.IncomingMessage, res: http.ServerResponse): Pr
   const verifier = form.get("code_verifier") ?? "";
   if (
     !code || code.expiresAt.getTime() <= Date.now() || code.redirectUri !== form.get("redirect_uri") ||
-    createHash("sha256").update(verifier).digest("base64url") !== code.codeChallenge
+    !code.codeChallenge || !verifyPkce(verifier, code.codeChallenge, "S256")
   ) return refuse(res, 400, "invalid_grant");
   const now = new Date();
   const accessJti = randomUUID();

@@ -1,5 +1,5 @@
 // node-oidc-provider in its own process (bench/oauth/peer.mjs), for the benches that set it beside
-// the hub: bench/oauth/run.ts and bench/hot-routes/user-info-floor.ts.
+// the hub: bench/oauth/run.ts and the two floors of bench/hot-routes.
 import path from "node:path";
 import { BENCH_VERIFIER } from "../lib/hub-session";
 import { spawnChild, waitForAnswer } from "../lib/hub";
