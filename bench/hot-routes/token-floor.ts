@@ -17,7 +17,7 @@ import { prepareDatabase, spawnChild, startHub, stopChild, waitForAnswer } from 
 import { DEMO_CLIENT, FORM_HEADERS, hubTokenBody, mintHubCodes, readBenchPeople, sessionCookieHeader } from "../lib/hub-session";
 import { loadAverage, machineLine, runLoad, type TLoadResult } from "../lib/load";
 import { mintPeerCodes, peerBody, startOidcPeer } from "../oauth/peer-process";
-import { printRows, printTableHead } from "./floor";
+import { printRepetitions } from "./floor";
 
 const { values } = parseArgs({
   options: {
@@ -59,15 +59,10 @@ async function run(who: TTarget, connections: number, n: number): Promise<TLoadR
 const order: TTarget[] = ["hub", "floor", "peer"];
 try {
   for (const who of order) await run(who, 8, codes);
-  for (let rep = 1; rep <= Number(values.reps); rep++) {
-    console.log(`\nrepetition ${rep} (load average ${loadAverage()})\n`);
-    printTableHead("exchanges/s", "exchange", "provider");
-    for (const connections of [1, 8]) {
-      const results: TLoadResult[] = [];
-      for (const who of order) results.push(await run(who, connections, codes));
-      printRows(results, connections);
-    }
-  }
+  await printRepetitions({
+    reps: Number(values.reps), targets: order, run: (who, connections) => run(who, connections, codes),
+    rate: "exchanges/s", per: "exchange", baseline: "provider",
+  });
   console.log(`\nload average at the end ${loadAverage()}`);
 } finally {
   await Promise.all([hub.stop(), stopChild(floor), stopChild(peer.child)]);

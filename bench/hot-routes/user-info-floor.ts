@@ -18,7 +18,7 @@ import { prepareDatabase, spawnChild, startHub, stopChild, waitForAnswer } from 
 import { hubAccessToken, readBenchPeople, sessionCookieHeader } from "../lib/hub-session";
 import { loadAverage, machineLine, runLoad, type TLoadResult } from "../lib/load";
 import { mintPeerAccessToken, startOidcPeer } from "../oauth/peer-process";
-import { printRows, printTableHead } from "./floor";
+import { printRepetitions } from "./floor";
 
 const { values } = parseArgs({
   options: {
@@ -65,15 +65,10 @@ const run = (t: (typeof targets)[number], connections: number, durationSeconds: 
 
 try {
   if (Number(values.warmup) > 0) for (const t of targets) await run(t, 8, Number(values.warmup));
-  for (let rep = 1; rep <= Number(values.reps); rep++) {
-    console.log(`\nrepetition ${rep} (load average ${loadAverage()})\n`);
-    printTableHead("req/s", "answer", "/me");
-    for (const connections of [1, 8]) {
-      const results: TLoadResult[] = [];
-      for (const t of targets) results.push(await run(t, connections, seconds));
-      printRows(results, connections);
-    }
-  }
+  await printRepetitions({
+    reps: Number(values.reps), targets, run: (t, connections) => run(t, connections, seconds),
+    rate: "req/s", per: "answer", baseline: "/me",
+  });
   console.log(`\nload average at the end ${loadAverage()}`);
 } finally {
   await Promise.all([hub.stop(), stopChild(floorLog.child), stopChild(floorBare.child), stopChild(peer.child)]);
