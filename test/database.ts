@@ -1,21 +1,25 @@
 // Each test file gets its own empty, migrated database: an in-memory PGlite by default, or a
-// fresh PostgreSQL database (dropped afterwards) when DATABASE_URL is set.
+// fresh PostgreSQL database (dropped afterwards) when DATABASE_URL is set. Under Vitest both start
+// from the database the global setup migrated once (test/global-setup.ts); elsewhere (a bench)
+// each is migrated here.
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { createDatabase, setDatabase, type Database } from "@/lib/server/db/database";
 import { applyMigrations } from "@/lib/server/db/migrate";
+import { PG_TEMPLATE_VARIABLE, PGLITE_EMPTY_VARIABLE, PGLITE_SNAPSHOT_VARIABLE } from "@/test/global-setup";
 
 export interface TestDatabase {
   readonly db: Database;
   readonly url: string | undefined;
 }
 
-async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+async function createPostgresDatabase(adminUrl: string, template: string | undefined): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `hub_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -33,13 +37,15 @@ async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; 
 export async function openTestDatabase({ migrate = true } = {}): Promise<TestDatabase & { close: () => Promise<void> }> {
   const adminUrl = process.env.DATABASE_URL;
   if (adminUrl) {
-    const created = await createPostgresDatabase(adminUrl);
+    const template = migrate ? process.env[PG_TEMPLATE_VARIABLE] : undefined;
+    const created = await createPostgresDatabase(adminUrl, template);
     const db = createDatabase({ url: created.url });
-    if (migrate) await applyMigrations(db.sql);
+    if (migrate && !template) await applyMigrations(db.sql);
     return { db, url: created.url, close: async () => { await db.close(); await created.drop(); } };
   }
-  const db = createDatabase({ dataDir: "memory://" });
-  if (migrate) await applyMigrations(db.sql);
+  const snapshot = process.env[migrate ? PGLITE_SNAPSHOT_VARIABLE : PGLITE_EMPTY_VARIABLE];
+  const db = createDatabase({ dataDir: "memory://", ...(snapshot ? { loadDataDir: new Blob([readFileSync(snapshot)]) } : {}) });
+  if (migrate && !snapshot) await applyMigrations(db.sql);
   return { db, url: undefined, close: () => db.close() };
 }
 

@@ -23,6 +23,8 @@ export interface DatabaseOptions {
   url?: string;
   /** PGlite data directory; "memory://" keeps it in memory (tests). */
   dataDir?: string;
+  /** PGlite: start from this dump of a data directory (PGlite's dumpDataDir) instead of an empty one (tests). */
+  loadDataDir?: Blob;
   /** PostgreSQL: how long to wait for a connection, new or from the pool (default HUB_DB_CONNECT_TIMEOUT_MS). */
   connectTimeoutMs?: number;
   /** PostgreSQL: the longest statement (default HUB_DB_STATEMENT_TIMEOUT_MS); 0 = no limit (migrations, bulk seeds). */
@@ -77,7 +79,7 @@ export function createDatabase(options: DatabaseOptions): Database {
   }
   const dir = options.dataDir ?? "memory://";
   if (dir !== "memory://") mkdirSync(dir, { recursive: true });
-  const client = new PGlite({ ...(dir === "memory://" ? {} : { dataDir: dir }), startParams: PGLITE_START_PARAMS });
+  const client = new PGlite({ ...(dir === "memory://" ? {} : { dataDir: dir }), ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}), startParams: PGLITE_START_PARAMS });
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
   const sql = pgliteDriver(client);
   return { prisma, sql, close: async () => { await prisma.$disconnect(); await sql.close(); } };
