@@ -8,6 +8,7 @@ import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { createDatabase, setDatabase, type Database } from "@/lib/server/db/database";
 import { applyMigrations } from "@/lib/server/db/migrate";
+import { flushAccessLogs } from "@/lib/server/audit/log-access";
 import { PG_TEMPLATE_VARIABLE, PGLITE_EMPTY_VARIABLE, PGLITE_SNAPSHOT_VARIABLE } from "@/test/global-setup";
 
 export interface TestDatabase {
@@ -57,6 +58,9 @@ export function setupTestDatabase(): TestDatabase {
     setDatabase(opened.db);
   });
   afterAll(async () => {
+    // The access log is written in batches a few milliseconds later: write what the file's last
+    // requests queued while its database still exists.
+    await flushAccessLogs();
     setDatabase(undefined);
     await opened?.close();
   });
