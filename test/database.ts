@@ -9,14 +9,20 @@ import { afterAll, beforeAll } from "vitest";
 import { createDatabase, setDatabase, type Database } from "@/lib/server/db/database";
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { flushAccessLogs } from "@/lib/server/audit/log-access";
-import { PG_TEMPLATE_VARIABLE, PGLITE_EMPTY_VARIABLE, PGLITE_SNAPSHOT_VARIABLE } from "@/test/global-setup";
+
+/** Set by test/global-setup.ts: the files holding PGlite dumps of an empty and of a migrated database. */
+export const PGLITE_EMPTY_VARIABLE = "HUB_TEST_PGLITE_EMPTY";
+export const PGLITE_SNAPSHOT_VARIABLE = "HUB_TEST_PGLITE_SNAPSHOT";
+/** Set by test/global-setup.ts: the migrated template database's name (PostgreSQL runs). */
+export const PG_TEMPLATE_VARIABLE = "HUB_TEST_PG_TEMPLATE";
 
 export interface TestDatabase {
   readonly db: Database;
   readonly url: string | undefined;
 }
 
-async function createPostgresDatabase(adminUrl: string, template: string | undefined): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A new database on the server `adminUrl` names, empty or a copy of `template`. */
+export async function createPostgresDatabase(adminUrl: string, template?: string): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const name = `hub_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -25,6 +31,7 @@ async function createPostgresDatabase(adminUrl: string, template: string | undef
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     drop: async () => {
       const c = new pg.Client({ connectionString: adminUrl });

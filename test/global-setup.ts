@@ -2,8 +2,7 @@
 // database starts from (test/database.ts). Opening an empty PGlite runs initdb in WebAssembly
 // (2–5 s per file on this machine, plus the migrations); loading a dump of a migrated one takes
 // about 0.6 s. On PostgreSQL each file's database is created from a migrated template.
-// The workers inherit the two variables set here.
-import { randomBytes } from "node:crypto";
+// The workers inherit the variables set here (their names are in test/database.ts).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,37 +10,20 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { pgliteDriver, postgresDriver } from "@/lib/server/db/driver";
 import { applyMigrations } from "@/lib/server/db/migrate";
-
-/** The files holding PGlite dumps of an empty and of a migrated database (embedded runs). */
-export const PGLITE_EMPTY_VARIABLE = "HUB_TEST_PGLITE_EMPTY";
-export const PGLITE_SNAPSHOT_VARIABLE = "HUB_TEST_PGLITE_SNAPSHOT";
-/** The migrated template database's name (PostgreSQL runs). */
-export const PG_TEMPLATE_VARIABLE = "HUB_TEST_PG_TEMPLATE";
+import { createPostgresDatabase, PG_TEMPLATE_VARIABLE, PGLITE_EMPTY_VARIABLE, PGLITE_SNAPSHOT_VARIABLE } from "@/test/database";
 
 async function migratedTemplate(adminUrl: string): Promise<() => Promise<void>> {
-  const name = `hub_test_template_${randomBytes(6).toString("hex")}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const template = await createPostgresDatabase(adminUrl);
   // One connection, closed before any file copies the template: PostgreSQL refuses to copy a
   // database someone is connected to.
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
+  const pool = new pg.Pool({ connectionString: template.url, max: 1 });
   try {
     await applyMigrations(postgresDriver(pool));
   } finally {
     await pool.end();
   }
-  process.env[PG_TEMPLATE_VARIABLE] = name;
-  return () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  process.env[PG_TEMPLATE_VARIABLE] = template.name;
+  return template.drop;
 }
 
 async function migratedSnapshot(): Promise<() => void> {
