@@ -1,6 +1,6 @@
 // Steps shared by `npm start` and `npm test`. Plain Node (no dependencies): they run before
 // node_modules exists. Each step is skipped when its inputs have not changed since it last ran.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash, createHmac } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -15,6 +15,36 @@ export function run(cmd, args, options = {}) {
   if (result.status !== 0) {
     console.error(`\n✗ ${[cmd, ...args].join(" ")} failed (exit ${result.status ?? result.signal}).`);
     process.exit(result.status ?? 1);
+  }
+}
+
+/**
+ * Runs commands side by side (each `[title, cmd, args]`), then prints each one's output under its
+ * title, in the order given, so the logs do not interleave; exits like `run` if any failed.
+ * @param {Array<[string, string, string[]]>} commands
+ */
+export async function runTogether(commands) {
+  const results = await Promise.all(
+    commands.map(
+      ([title, cmd, args]) =>
+        new Promise((resolve) => {
+          const child = spawn(cmd, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: process.env });
+          /** @type {Buffer[]} */
+          const output = [];
+          child.stdout.on("data", (chunk) => output.push(chunk));
+          child.stderr.on("data", (chunk) => output.push(chunk));
+          child.on("close", (status, signal) => resolve({ title, command: [cmd, ...args].join(" "), status, signal, output: Buffer.concat(output) }));
+        }),
+    ),
+  );
+  for (const result of results) {
+    console.log(`▸ ${result.title}`);
+    process.stdout.write(result.output);
+  }
+  const failed = results.find((r) => r.status !== 0);
+  if (failed) {
+    console.error(`\n✗ ${failed.command} failed (exit ${failed.status ?? failed.signal}).`);
+    process.exit(failed.status ?? 1);
   }
 }
 
