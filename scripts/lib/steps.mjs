@@ -12,10 +12,13 @@ export function run(cmd, args, options = {}) {
   const env = { ...process.env, ...options.env };
   for (const name of options.unset ?? []) delete env[name];
   const result = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env });
-  if (result.status !== 0) {
-    console.error(`\n✗ ${[cmd, ...args].join(" ")} failed (exit ${result.status ?? result.signal}).`);
-    process.exit(result.status ?? 1);
-  }
+  if (result.status !== 0) exitFailed([cmd, ...args].join(" "), result.status, result.signal);
+}
+
+/** Says which command failed and exits with its status. */
+function exitFailed(command, status, signal) {
+  console.error(`\n✗ ${command} failed (exit ${status ?? signal}).`);
+  process.exit(status ?? 1);
 }
 
 /**
@@ -42,10 +45,7 @@ export async function runTogether(commands) {
     process.stdout.write(result.output);
   }
   const failed = results.find((r) => r.status !== 0);
-  if (failed) {
-    console.error(`\n✗ ${failed.command} failed (exit ${failed.status ?? failed.signal}).`);
-    process.exit(failed.status ?? 1);
-  }
+  if (failed) exitFailed(failed.command, failed.status, failed.signal);
 }
 
 const SKIP = new Set(["node_modules", ".next", "generated", ".data", ".tmp", ".git", ".DS_Store"]);
