@@ -45,10 +45,8 @@ async function migratedSnapshot(): Promise<() => void> {
   return () => rmSync(dir, { recursive: true, force: true });
 }
 
-export async function setup(): Promise<() => Promise<void>> {
+/** Vitest calls what it returns at the end of the run. */
+export function setup(): Promise<() => void | Promise<void>> {
   const adminUrl = process.env.DATABASE_URL;
-  const teardown = adminUrl ? await migratedTemplate(adminUrl) : await migratedSnapshot();
-  return async () => {
-    await teardown();
-  };
+  return adminUrl ? migratedTemplate(adminUrl) : migratedSnapshot();
 }

@@ -4,7 +4,7 @@
 // nothing; on PostgreSQL two workers never send a batch twice unless an attempt failed.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { decodeCursor, laterPosition } from "@/lib/data-api/cursor";
 import { resetEnvCache } from "@/lib/env";
 import { database, db } from "@/lib/server/db/database";
@@ -128,24 +128,10 @@ describe("webhooks carry the Data API feed", () => {
     await worker?.stop();
     await receiver?.close();
   });
-  /** On a failure, prints what was delivered and recorded, and the newest transactions of the log. */
-  const traceOnFailure = () =>
-    onTestFailed(async () => {
-      const sql = database().sql;
-      const attempts = await sql.query<Parameters<typeof deliveryTrace>[1][number]>(
-        `SELECT worker, trigger, ok, "responseStatus", "eventCount", "fromPosition", "toPosition", error FROM "WebhookAttempt" ORDER BY "attemptedAt", id`,
-      );
-      const cursors = await sql.query<Parameters<typeof deliveryTrace>[2][number]>(`SELECT "institutionId", position, failures FROM "WebhookCursor" ORDER BY "institutionId"`);
-      const transactions = await sql.query<{ txid: string; first: string; last: string; events: string }>(
-        `SELECT txid::text, min(seq)::text AS first, max(seq)::text AS last, count(*)::text AS events FROM "ChangeEvent" GROUP BY txid ORDER BY txid DESC LIMIT 8`,
-      );
-      console.error(
-        `${deliveryTrace(receiver?.received ?? [], attempts, cursors)}\nnewest transactions of the log (txid, first seq, last seq, events):\n${transactions.map((x) => `  ${x.txid} ${x.first} ${x.last} ${x.events}`).join("\n")}`,
-      );
-    });
+  // On a failure, what was delivered and recorded, and the newest transactions of the log.
+  beforeEach(({ onTestFailed }) => onTestFailed(async () => console.error(await deliveryTrace(receiver?.received ?? []))));
 
   it("10,000 school changes: the de-duplicated deliveries equal the feed, each verifies, nothing hidden leaks", async () => {
-    traceOnFailure();
     const developer = await createDeveloper("Webhook");
     partner = await createPartner("Webhook", developer.edtechId);
     // The network is enabled with names, CPFs anonymized; a school outside it on its own. Phones are never shared.
@@ -193,7 +179,6 @@ describe("webhooks carry the Data API feed", () => {
   }, 300_000);
 
   it("a receiver failing for a while, and workers stopped and replaced mid-way: every event arrives, none lost", async () => {
-    traceOnFailure();
     receiver.received.length = 0;
     await db().webhookCursor.updateMany({ data: { position: null, deliveredAt: null } }); // replay the whole feed from the start
     receiver.failWith = 500;
@@ -252,7 +237,6 @@ describe("webhooks carry the Data API feed", () => {
     (await database().sql.query<{ worker: string }>(`SELECT DISTINCT worker FROM "WebhookAttempt" WHERE worker = ANY($1::text[])`, [workers])).map((r) => r.worker).sort();
 
   it.runIf(onPostgres)("hub processes: two at once never send a batch twice; one killed with SIGKILL mid-way and started again loses nothing", async () => {
-    traceOnFailure();
     // Two processes, one database: every batch once.
     receiver.received.length = 0;
     await db().webhookCursor.updateMany({ data: { position: null, deliveredAt: null } });
@@ -285,7 +269,6 @@ describe("webhooks carry the Data API feed", () => {
   }, 300_000);
 
   it.runIf(onPostgres)("two workers on one PostgreSQL never send a batch twice", async () => {
-    traceOnFailure();
     receiver.received.length = 0;
     await db().webhookCursor.updateMany({ data: { position: null, deliveredAt: null } });
     const one = startWebhookWorker({ ...FAST, worker: "one", batchSize: 100, concurrency: 3 });
