@@ -1,10 +1,9 @@
 import { defineConfig } from "@playwright/test";
+import { chromiumPath } from "./scripts/lib/chromium.mjs";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
-export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-// Debian's Chromium (Playwright cannot download its own browser here). The flags keep it from
-// reaching for the network at start-up, which this machine refuses.
+// Debian's Chromium (Playwright cannot download its own browser here): see scripts/lib/chromium.mjs.
+// The flags keep it from reaching for the network at start-up, which this machine refuses.
 export default defineConfig({
   testDir: "e2e",
   // Every test names or creates what it needs, so tests run in any order and side by side.
@@ -23,7 +22,7 @@ export default defineConfig({
     trace: "off",
     screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: chromiumPath,
+      executablePath: chromiumPath(),
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },
   },

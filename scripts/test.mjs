@@ -2,7 +2,7 @@
 // and the browser tests (Playwright in Chromium) against a production build.
 // Runs against PGlite, or against PostgreSQL when DATABASE_URL is set.
 // `npm test -- --only=vitest` (or lint, typecheck, e2e) runs one stage.
-import { existsSync } from "node:fs";
+import { chromiumCandidates, chromiumPath } from "./lib/chromium.mjs";
 import { ensureBuilt, ensureGenerated, ensureInstalled, run, runTogether } from "./lib/steps.mjs";
 
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
@@ -25,17 +25,18 @@ if (stage("vitest")) {
   run("npx", ["vitest", "run"]);
 }
 if (stage("e2e")) {
-  const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-  if (!existsSync(chromium)) {
+  const chromium = chromiumPath();
+  if (!chromium) {
+    const looked = process.env.CHROMIUM_PATH ?? chromiumCandidates.join(" or ");
     console.error(`
-✗ Browser tests need Chromium, and none was found at ${chromium}.
-  Install Debian's Chromium:   sudo apt-get update && sudo apt-get install -y chromium
+✗ Browser tests need Chromium, and none was found at ${looked}.
+  Install Debian's Chromium:   sudo apt-get update && sudo apt-get install -y chromium-headless-shell
   or point CHROMIUM_PATH at a Chromium/Chrome binary, then run npm test again.
   (Playwright cannot download its own browser on this network.)`);
     process.exit(1);
   }
   ensureBuilt();
-  console.log(`▸ Browser tests (Playwright, Chromium, ${engine})`);
+  console.log(`▸ Browser tests (Playwright, ${chromium}, ${engine})`);
   run("npx", ["playwright", "test"]);
 }
 console.log("✓ All test stages passed.");
