@@ -169,6 +169,8 @@ class AxeWatch {
   readonly findings: TAxeFinding[] = [];
   private chain: Promise<void> = Promise.resolve();
   private readonly served = new WeakMap<Page, boolean>();
+  // Main-frame navigations per page: an analysis during which the page navigated saw neither page.
+  private readonly navigations = new WeakMap<Page, number>();
 
   constructor(private readonly origin: string) {}
 
@@ -184,6 +186,7 @@ class AxeWatch {
       // the page is checked once it has rendered (its URL changes after the new tree is committed).
       page.on("framenavigated", (frame) => {
         if (frame !== page.mainFrame()) return;
+        this.navigations.set(page, (this.navigations.get(page) ?? 0) + 1);
         page.waitForLoadState("load").then(() => this.check(page), () => undefined);
       });
     };
@@ -199,20 +202,24 @@ class AxeWatch {
     checkedPages.add(kind);
     this.chain = this.chain.then(async () => {
       try {
-        if (page.isClosed() || (await page.evaluate(() => document.contentType)) !== "text/html") return;
+        if (page.isClosed() || page.url() !== url.href || (await page.evaluate(() => document.contentType)) !== "text/html") throw new Error("moved on");
+        const navigations = this.navigations.get(page) ?? 0;
         // Violations only (no passes to collect), and never longer than AXE_TIMEOUT_MS: a page
         // whose context the test closed mid-analysis does not answer.
         const results = await Promise.race([
           new AxeBuilder({ page }).withTags(AXE_TAGS).options({ resultTypes: ["violations"] }).analyze(),
           new Promise<never>((_, reject) => setTimeout(() => reject(new Error("axe timed out")), AXE_TIMEOUT_MS)),
         ]);
+        // A click the test made meanwhile (a Next client navigation) swaps the tree and its <title>
+        // in steps: what axe read was half of each page, not either one.
+        if ((this.navigations.get(page) ?? 0) !== navigations || page.url() !== url.href) throw new Error("moved on");
         for (const v of results.violations) {
           if (!FAILING_IMPACTS.has(v.impact ?? "")) continue;
           this.findings.push({ url: url.pathname + url.search, rule: v.id, impact: v.impact!, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) });
         }
       } catch {
-        // The page went on (or was closed, or runs without JavaScript) before axe finished: the
-        // kind stays unchecked, so its next load is analysed.
+        // The page went on (navigated, or was closed, or runs without JavaScript) before axe
+        // finished: the kind stays unchecked, so its next load is analysed.
         checkedPages.delete(kind);
       }
     });
