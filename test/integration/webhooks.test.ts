@@ -222,11 +222,17 @@ describe("webhooks carry the Data API feed", () => {
     expect([...byId.values()].some((copies) => copies.length > 1)).toBe(true);
   }, 300_000);
 
-  /** A worker in a process of its own on this test's database (test/fixtures/webhook-worker-process.ts). */
-  async function workerProcess(name: string): Promise<ChildProcess> {
+  /**
+   * A worker in a process of its own on this test's database (test/fixtures/webhook-worker-process.ts).
+   * Its lease is the product's 60 s unless `leaseMs` says otherwise: "never twice" holds while a
+   * step (read and POST) ends within its lease, and on a loaded machine a process's first steps took
+   * more than 2 s, so a second process took the claim over and sent the batch again.
+   */
+  async function workerProcess(name: string, leaseMs?: number): Promise<ChildProcess> {
     // node itself (tsx as its loader), not npx: a signal must reach the process that delivers.
+    const options = { ...FAST, worker: name, batchSize: 100, concurrency: 2, ...(leaseMs ? { leaseMs } : {}) };
     const child = spawn(process.execPath, ["--import", "tsx", "test/fixtures/webhook-worker-process.ts"], {
-      env: { ...process.env, DATABASE_URL: t.url, WORKER_OPTIONS: JSON.stringify({ ...FAST, worker: name, batchSize: 100, concurrency: 2, leaseMs: 2_000 }) },
+      env: { ...process.env, DATABASE_URL: t.url, WORKER_OPTIONS: JSON.stringify(options) },
       stdio: ["ignore", "pipe", "inherit"],
     });
     let out = "";
@@ -261,7 +267,8 @@ describe("webhooks carry the Data API feed", () => {
     receiver.received.length = 0;
     await db().webhookCursor.updateMany({ data: { position: null, deliveredAt: null } });
     receiver.failWith = 500;
-    const doomed = await workerProcess("process-killed");
+    // A short lease: what it holds when killed is claimable 2 s later, not 60.
+    const doomed = await workerProcess("process-killed", 2_000);
     const more = writeStudents(schoolB, classes[schoolB]!, 500, 40_000);
     await until(() => receiver.received.length >= 4, 30_000, "failing attempts");
     receiver.failWith = null;
