@@ -101,9 +101,8 @@ export function ensureGenerated() {
 
 const BUILD_INPUTS = ["app", "components", "lib", "prisma/schema.prisma", "types", "public", "next.config.mjs", "postcss.config.mjs", "package-lock.json"];
 
-/** next build when any source changed since the last build. */
 /**
- * Builds the hub unless the build on disk is of these sources.
+ * next build when any source changed since the last build.
  * @param {{ typechecked?: boolean }} [options] `typechecked`: the caller has just typechecked these
  *   sources with Next's route types (npm test), so `next build` skips its own pass of the same
  *   check (35 s here).
