@@ -161,6 +161,10 @@ interface TAxeFinding {
 // Pages already checked by this worker, by path with ids blanked and query names only: every
 // navigation of the suite is seen, but each kind of page is analysed once per worker.
 const checkedPages = new Set<string>();
+// Analyses dropped because the page navigated while axe read it, per kind of page: a page that
+// always moves on by itself (the launch page posts its form at once) is tried this many times.
+const droppedAnalyses = new Map<string, number>();
+const MAX_DROPPED_ANALYSES = 3;
 const pageKind = (url: URL) =>
   `${url.pathname.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, ":id").replace(/\/cracha\/[A-Za-z0-9_-]{20,}/, "/cracha/:token")}?${[...url.searchParams.keys()].sort().join("&")}`;
 
@@ -198,12 +202,14 @@ class AxeWatch {
     const url = new URL(page.url());
     if (url.origin !== this.origin || this.served.get(page) === false) return;
     const kind = pageKind(url);
-    if (checkedPages.has(kind)) return;
+    if (checkedPages.has(kind) || (droppedAnalyses.get(kind) ?? 0) >= MAX_DROPPED_ANALYSES) return;
     checkedPages.add(kind);
     this.chain = this.chain.then(async () => {
+      let started = false;
       try {
         if (page.isClosed() || page.url() !== url.href || (await page.evaluate(() => document.contentType)) !== "text/html") throw new Error("moved on");
         const navigations = this.navigations.get(page) ?? 0;
+        started = true;
         // Violations only (no passes to collect), and never longer than AXE_TIMEOUT_MS: a page
         // whose context the test closed mid-analysis does not answer.
         const results = await Promise.race([
@@ -221,6 +227,7 @@ class AxeWatch {
         // The page went on (navigated, or was closed, or runs without JavaScript) before axe
         // finished: the kind stays unchecked, so its next load is analysed.
         checkedPages.delete(kind);
+        if (started) droppedAnalyses.set(kind, (droppedAnalyses.get(kind) ?? 0) + 1);
       }
     });
   }
