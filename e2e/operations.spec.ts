@@ -159,6 +159,22 @@ async function until(what: string, check: () => boolean, ms = 10_000): Promise<v
   }
 }
 
+test("an idle keep-alive connection stays open past 5 s: 65 s announced, a second request after 6 s answered on it", async () => {
+  const connection = await openRawConnection(port);
+  const get = () => connection.socket.write(`GET /healthz HTTP/1.1\r\nHost: localhost:${port}\r\nConnection: keep-alive\r\n\r\n`);
+  const answers = () => connection.received().match(/^HTTP\/1\.1 200 /gm)?.length ?? 0;
+  get();
+  await until("the first answer", () => answers() === 1);
+  expect(connection.received()).toMatch(/\r\nKeep-Alive: timeout=65\r\n/i);
+  let closedEarly = false;
+  void connection.closed.then(() => (closedEarly = true));
+  await new Promise((r) => setTimeout(r, 6_000)); // past Node's 5 s default
+  expect(closedEarly).toBe(false);
+  get();
+  await until("the second answer, on the same connection", () => answers() === 2);
+  connection.socket.destroy();
+});
+
 test("SIGTERM to npm start: idle keep-alive closed at once, the request in flight finishes, the tree exits 0", async () => {
   const idle = await openRawConnection(port);
   idle.socket.write(`GET /healthz HTTP/1.1\r\nHost: localhost:${port}\r\nConnection: keep-alive\r\n\r\n`);
