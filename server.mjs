@@ -186,8 +186,8 @@ server.on("error", (error) => {
 // load balancers in front (nginx, AWS ALB): a proxy then never sends a request on a connection
 // the hub is closing at that moment, which it would answer with a 502. Node's 5 s default made the
 // same race for any client that waits about 5 s between two requests (a Playwright test read
-// ECONNRESET). The headers of a request must still arrive within 66 s (above keepAliveTimeout, as
-// Node's documentation asks). SIGTERM closes idle connections at once (graceful shutdown).
+// ECONNRESET). The headers of a request must still arrive within 66 s, a little above
+// keepAliveTimeout. SIGTERM closes idle connections at once (graceful shutdown).
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 
