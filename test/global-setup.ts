@@ -45,8 +45,18 @@ async function migratedSnapshot(): Promise<() => void> {
   return () => rmSync(dir, { recursive: true, force: true });
 }
 
+// Each Vitest project (vitest.config.ts: shared, isolated) runs the global setup; the run needs
+// one migrated database, made by the first and found by the others in this process.
+const run = globalThis as typeof globalThis & { hubTestDatabase?: Promise<unknown> };
+
 /** Vitest calls what it returns at the end of the run. */
-export function setup(): Promise<() => void | Promise<void>> {
+export async function setup(): Promise<() => void | Promise<void>> {
+  if (run.hubTestDatabase) {
+    await run.hubTestDatabase;
+    return () => undefined;
+  }
   const adminUrl = process.env.DATABASE_URL;
-  return adminUrl ? migratedTemplate(adminUrl) : migratedSnapshot();
+  const made = adminUrl ? migratedTemplate(adminUrl) : migratedSnapshot();
+  run.hubTestDatabase = made;
+  return made;
 }

@@ -26,18 +26,21 @@ export interface SqlRunner {
 // two texts never share one (pg refuses a name reused for another text). PostgreSQL keeps each
 // prepared statement, with its plan, on every connection that ran it until the connection closes.
 // Texts the hub builds (a Data API feed's chunks: one per entity, subtree size and filter shape)
-// are many across a large hub, so at most PREPARED_TEXTS texts are named per process; a text
-// beyond them runs unprepared, as any other statement does, with the same answer. The hub's
-// constant texts are about thirty, so a hundred or so built texts fit beside them.
+// are many across a large hub, so at most PREPARED_TEXTS texts are named per driver (a process
+// has one; a test file opens its own); a text beyond them runs unprepared, as any other
+// statement does, with the same answer. The hub's constant texts are about thirty, so a hundred
+// or so built texts fit beside them.
 export const PREPARED_TEXTS = 128;
-const statementNames = new Map<string, string>();
-function statementName(sql: string): string | undefined {
-  let name = statementNames.get(sql);
-  if (!name && statementNames.size < PREPARED_TEXTS) {
-    name = `hub_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`;
-    statementNames.set(sql, name);
-  }
-  return name;
+function statementNames(): (sql: string) => string | undefined {
+  const names = new Map<string, string>();
+  return (sql) => {
+    let name = names.get(sql);
+    if (!name && names.size < PREPARED_TEXTS) {
+      name = `hub_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`;
+      names.set(sql, name);
+    }
+    return name;
+  };
 }
 
 export interface SqlDriver extends SqlRunner {
@@ -64,6 +67,7 @@ export interface SqlDriver extends SqlRunner {
  * text gets no name (PREPARED_TEXTS reached): the caller runs it as any other.
  */
 function pglitePreparedQuery(client: PGlite): <T>(sql: string, params: unknown[]) => Promise<T[] | undefined> {
+  const statementName = statementNames();
   const parameterTypes = new Map<string, number[]>();
   return async <T>(sql: string, params: unknown[]) => {
     const name = statementName(sql);
@@ -122,6 +126,7 @@ export function pgliteDriver(client: PGlite): SqlDriver {
 }
 
 export function postgresDriver(pool: pg.Pool): SqlDriver {
+  const statementName = statementNames();
   const runner = (c: pg.Pool | pg.PoolClient): SqlRunner => ({
     exec: async (sql) => {
       await c.query(sql);

@@ -48,7 +48,7 @@ describe("a file with bad rows", () => {
       "Gil Existente;responsavel;;aluno1.x@teste.br;;;;",
       "Helena Boa;responsável;;helena@teste.br;;;;",
     ].join("\n");
-    const existing = await t.db.prisma.person.findFirstOrThrow({ where: { email: { startsWith: "aluno1." } } });
+    const existing = await t.db.prisma.person.findUniqueOrThrow({ where: { id: f.school1.studentPersonId } });
     const result = await runImport({ scope: f.manager1, institutionId: f.school1.id, kind: "pessoas", csv: csv.replace("aluno1.x@teste.br", existing.email!) });
     expect(result.ok).toBe(false);
     if (result.ok) return;

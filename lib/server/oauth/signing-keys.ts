@@ -1,12 +1,12 @@
 // Token signing keys: created on first use, rotated every KEY_ROTATION_SECONDS, and published in
 // the JWKS until every token they signed has expired (docs/decisions/005-oauth-tokens.md).
 // Private keys are encrypted at rest with the hub secret. Decrypted keys are cached by kid (the
-// key's thumbprint, immutable). The active key and the published list are each re-read at most
+// key's thumbprint, immutable), per database. The active key and the published list are each re-read at most
 // every KEY_CACHE_MS (docs/decisions/021): a key another instance rotated in is used here up to
 // that much later, which is safe because a retired key stays published long after; a token
 // whose kid is not in the cached list makes the list be read again at once.
 import type { JWK } from "jose";
-import { db } from "@/lib/server/db/database";
+import { database, type Database } from "@/lib/server/db/database";
 import type { SigningKey as SigningKeyRow } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
 import { generateSigningKey, publicJwks, SIGNING_ALG, type SigningKey, type VerifyAccessTokenOptions } from "@/lib/oauth/jwt";
@@ -17,9 +17,28 @@ import { KEY_ROTATION_SECONDS, RETIRED_KEY_PUBLISH_SECONDS } from "./lifetimes";
 /** secret-box purpose of the private keys (re-sealed by reseal-secrets.ts after a rotation). */
 export const SIGNING_KEY_PURPOSE = "oauth-signing-key";
 const PURPOSE = SIGNING_KEY_PURPOSE;
-const decrypted = new Map<string, SigningKey>();
+
+/** What this process remembers of one database's keys (a process serves one; a test file opens its own). */
+interface TKeyCache {
+  /** Decrypted keys by kid. */
+  decrypted: Map<string, SigningKey>;
+  active?: { key: SigningKey; createdAt: Date; readAt: number };
+  published?: { rows: Array<Pick<SigningKeyRow, "kid" | "publicJwk" | "createdAt" | "retiredAt">>; readAt: number };
+  /** The same array for the same keys, so lib/oauth/jwt imports each key once. */
+  publishedLists: Map<string, JWK[]>;
+}
+const caches = new WeakMap<Database, TKeyCache>();
+function keyCache(of: Database = database()): TKeyCache {
+  let cache = caches.get(of);
+  if (!cache) {
+    cache = { decrypted: new Map(), publishedLists: new Map() };
+    caches.set(of, cache);
+  }
+  return cache;
+}
 
 function toSigningKey(row: SigningKeyRow): SigningKey {
+  const { decrypted } = keyCache();
   let key = decrypted.get(row.kid);
   if (!key) {
     // One object per kid: lib/oauth/jwt caches the imported CryptoKey per object.
@@ -39,15 +58,11 @@ const ageSeconds = (row: Pick<SigningKeyRow, "createdAt">, now: Date) => (now.ge
 /** How long the active key and the published key list are used before being read again. */
 export const KEY_CACHE_MS = 30_000;
 
-let activeKey: { key: SigningKey; createdAt: Date; readAt: number } | undefined;
-let publishedRows: { rows: Array<Pick<SigningKeyRow, "kid" | "publicJwk" | "createdAt" | "retiredAt">>; readAt: number } | undefined;
-/** The same array for the same keys, so lib/oauth/jwt imports each key once. */
-const publishedLists = new Map<string, JWK[]>();
-
 /** Forgets the cached active key and key list (after a rotation here; tests that reset the database). */
 export function forgetCachedSigningKeys(): void {
-  activeKey = undefined;
-  publishedRows = undefined;
+  const cache = keyCache();
+  cache.active = undefined;
+  cache.published = undefined;
 }
 
 /** Creates a key and retires every other active one, in one transaction. */
@@ -68,7 +83,7 @@ export async function rotateSigningKey({ now = new Date() }: { now?: Date } = {}
   });
   forgetCachedSigningKeys();
   const signing = toSigningKey(row);
-  activeKey = { key: signing, createdAt: row.createdAt, readAt: Date.now() };
+  keyCache().active = { key: signing, createdAt: row.createdAt, readAt: Date.now() };
   return signing;
 }
 
@@ -78,12 +93,14 @@ export async function rotateSigningKey({ now = new Date() }: { now?: Date } = {}
  * every token either signed still verifies.
  */
 export async function getSigningKey({ now = new Date() }: { now?: Date } = {}): Promise<SigningKey> {
-  if (activeKey && Date.now() - activeKey.readAt < KEY_CACHE_MS && ageSeconds(activeKey, now) < KEY_ROTATION_SECONDS) return activeKey.key;
-  const active = await db().signingKey.findFirst({ where: { retiredAt: null }, orderBy: { createdAt: "desc" } });
+  const cache = keyCache();
+  const cached = cache.active;
+  if (cached && Date.now() - cached.readAt < KEY_CACHE_MS && ageSeconds(cached, now) < KEY_ROTATION_SECONDS) return cached.key;
+  const active = await database().prisma.signingKey.findFirst({ where: { retiredAt: null }, orderBy: { createdAt: "desc" } });
   if (active && ageSeconds(active, now) < KEY_ROTATION_SECONDS) {
     const key = usableKey(active);
     if (key) {
-      activeKey = { key, createdAt: active.createdAt, readAt: Date.now() };
+      cache.active = { key, createdAt: active.createdAt, readAt: Date.now() };
       return key;
     }
   }
@@ -108,12 +125,15 @@ function usableKey(row: SigningKeyRow): SigningKey | null {
  * and those retired recently enough. Only public members leave the row; nothing is decrypted.
  */
 export async function listPublicJwks({ now = new Date(), fresh = true }: { now?: Date; fresh?: boolean } = {}): Promise<JWK[]> {
-  if (fresh || !publishedRows || Date.now() - publishedRows.readAt >= KEY_CACHE_MS) {
-    const rows = await db().signingKey.findMany({ select: { kid: true, publicJwk: true, createdAt: true, retiredAt: true }, orderBy: { createdAt: "desc" } });
-    publishedRows = { rows, readAt: Date.now() };
+  const cache = keyCache();
+  let published = cache.published;
+  if (fresh || !published || Date.now() - published.readAt >= KEY_CACHE_MS) {
+    const rows = await database().prisma.signingKey.findMany({ select: { kid: true, publicJwk: true, createdAt: true, retiredAt: true }, orderBy: { createdAt: "desc" } });
+    published = cache.published = { rows, readAt: Date.now() };
   }
+  const { publishedLists } = cache;
   const cutoff = now.getTime() - RETIRED_KEY_PUBLISH_SECONDS * 1000;
-  const rows = publishedRows.rows.filter((row) => row.retiredAt === null || row.retiredAt.getTime() > cutoff);
+  const rows = published.rows.filter((row) => row.retiredAt === null || row.retiredAt.getTime() > cutoff);
   const id = rows.map((row) => row.kid).join(" ");
   let list = publishedLists.get(id);
   if (!list) {
