@@ -1,10 +1,11 @@
 // Token signing keys: created on first use, rotated every KEY_ROTATION_SECONDS, and published in
 // the JWKS until every token they signed has expired (docs/decisions/005-oauth-tokens.md).
 // Private keys are encrypted at rest with the hub secret. Decrypted keys are cached by kid (the
-// key's thumbprint, immutable), per database. The active key and the published list are each re-read at most
+// key's thumbprint, immutable). The active key and the published list are each re-read at most
 // every KEY_CACHE_MS (docs/decisions/021): a key another instance rotated in is used here up to
 // that much later, which is safe because a retired key stays published long after; a token
-// whose kid is not in the cached list makes the list be read again at once.
+// whose kid is not in the cached list makes the list be read again at once. All of it is kept per
+// database handle: a process serves one database, a test file opens its own.
 import type { JWK } from "jose";
 import { database, type Database } from "@/lib/server/db/database";
 import type { SigningKey as SigningKeyRow } from "@/lib/generated/prisma/client";
