@@ -1,3 +1,6 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { crc32, deflateSync } from "node:zlib";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test as base, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
@@ -158,9 +161,31 @@ interface TAxeFinding {
   targets: string[];
 }
 
-// Pages already checked by this worker, by path with ids blanked and query names only: every
-// navigation of the suite is seen, but each kind of page is analysed once per worker.
-const checkedPages = new Set<string>();
+// Kinds of page (path with ids blanked, query names only) claimed for analysis in this run, by
+// any worker: every navigation of the suite is seen, but each kind of page is analysed once. A
+// claim is a file named by the kind in the project's output directory, which Playwright empties
+// at the start of each run; creating it with "wx" fails if another worker claimed the kind first.
+class PageClaims {
+  private readonly dir: string;
+  constructor(outputDir: string) {
+    this.dir = path.join(outputDir, "axe-pages");
+    mkdirSync(this.dir, { recursive: true });
+  }
+  private file(kind: string): string {
+    return path.join(this.dir, createHash("sha256").update(kind).digest("hex").slice(0, 32));
+  }
+  claim(kind: string): boolean {
+    try {
+      writeFileSync(this.file(kind), kind, { flag: "wx" });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  release(kind: string): void {
+    rmSync(this.file(kind), { force: true });
+  }
+}
 // Analyses dropped because the page navigated while axe read it, per kind of page: a page that
 // always moves on by itself (the launch page posts its form at once) is tried this many times.
 const droppedAnalyses = new Map<string, number>();
@@ -176,7 +201,10 @@ class AxeWatch {
   // Main-frame navigations per page: an analysis during which the page navigated saw neither page.
   private readonly navigations = new WeakMap<Page, number>();
 
-  constructor(private readonly origin: string) {}
+  constructor(
+    private readonly origin: string,
+    private readonly claims: PageClaims,
+  ) {}
 
   watch(context: BrowserContext): void {
     const onPage = (page: Page) => {
@@ -202,8 +230,7 @@ class AxeWatch {
     const url = new URL(page.url());
     if (url.origin !== this.origin || this.served.get(page) === false) return;
     const kind = pageKind(url);
-    if (checkedPages.has(kind) || (droppedAnalyses.get(kind) ?? 0) >= MAX_DROPPED_ANALYSES) return;
-    checkedPages.add(kind);
+    if ((droppedAnalyses.get(kind) ?? 0) >= MAX_DROPPED_ANALYSES || !this.claims.claim(kind)) return;
     this.chain = this.chain.then(async () => {
       let started = false;
       try {
@@ -226,7 +253,7 @@ class AxeWatch {
       } catch {
         // The page went on (navigated, or was closed, or runs without JavaScript) before axe
         // finished: the kind stays unchecked, so its next load is analysed.
-        checkedPages.delete(kind);
+        this.claims.release(kind);
         if (started) droppedAnalyses.set(kind, (droppedAnalyses.get(kind) ?? 0) + 1);
       }
     });
@@ -246,7 +273,7 @@ export const test = base.extend<{ axeEveryPage: void }>({
   axeEveryPage: [
     async ({ context, browser, baseURL }, runTest, testInfo) => {
       if (testInfo.project.name !== "browser" || !baseURL) return runTest();
-      const axe = new AxeWatch(new URL(baseURL).origin);
+      const axe = new AxeWatch(new URL(baseURL).origin, new PageClaims(testInfo.project.outputDir));
       axe.watch(context);
       const newContext = browser.newContext.bind(browser);
       const patched = browser as Browser & { newContext: Browser["newContext"] };
