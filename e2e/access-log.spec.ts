@@ -2,7 +2,7 @@
 // edtech deletes its application in the developer area, and the manager of the school it read
 // still sees those reads on /gestao/.../acessos, under the application's name and marked deleted,
 // and the history of the sharing rules it had.
-import { expect, signIn, test } from "./fixtures";
+import { expect, signedIn, test } from "./fixtures";
 
 const MANAGER = "gestor@demo.hub.br";
 const DEVELOPER = "dev@edtech.demo";
@@ -12,7 +12,7 @@ test("an application deleted by its edtech leaves its reads and its rule changes
 
   // The developer creates the application and a Data API key.
   const dev = await (await browser.newContext()).newPage();
-  await signIn(dev, DEVELOPER);
+  await signedIn(dev, DEVELOPER);
   await dev.goto("/desenvolvedor/aplicacoes/nova");
   await dev.getByLabel("Nome", { exact: true }).fill(appName);
   await dev.getByLabel(/Endereços de retorno/).fill("https://efemera.example/callback");
@@ -24,7 +24,7 @@ test("an application deleted by its edtech leaves its reads and its rule changes
   const key = await dev.getByLabel("Nova chave da API (x-api-key)").inputValue();
 
   // The manager lets it read names at school 1; it reads.
-  await signIn(page, MANAGER);
+  await signedIn(page, MANAGER);
   await page.goto("/gestao");
   const tree = page.getByRole("list", { name: "Instituições sob sua gestão" });
   const school1 = ((await tree.getByRole("link", { name: "EMEF Monteiro Lobato", exact: true }).getAttribute("href")) ?? "").split("/")[2]!;

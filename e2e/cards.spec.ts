@@ -3,7 +3,7 @@
 // refused with a page saying so; with the school's networks set, a card from elsewhere is refused.
 // The test makes its own school, class and student, so it runs beside the others.
 import type { Browser, Page } from "@playwright/test";
-import { addPerson, createUnit, expect, shot, signIn, test } from "./fixtures";
+import { addPerson, createUnit, expect, shot, signedIn, test } from "./fixtures";
 
 const MANAGER = "gestor@demo.hub.br";
 
@@ -31,7 +31,7 @@ test("a manager prints a class's cards; a card signs its student in; a reprinted
   const school = `Escola Crachás ${tag}`;
   const className = `1º ano Crachá ${tag}`;
   const student = { name: `Lia Crachá ${tag}`, role: "aluno" as const, email: `lia.cracha.${tag}@teste.br`, password: "senha-da-lia-123" };
-  await signIn(page, MANAGER);
+  await signedIn(page, MANAGER);
   const schoolId = await createUnit(page, school, "school", "Rede Municipal de Vila Esperança");
   await page.goto(`/gestao/${schoolId}/periodos`);
   const period = page.getByRole("form", { name: "Novo período" });

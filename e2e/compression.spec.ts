@@ -1,13 +1,13 @@
 // The served hub compresses with its own policy (server.mjs, ADR 007): brotli when the client
 // accepts it, gzip otherwise, on a Data API page and on the pages a browser loads.
 import type { Page } from "@playwright/test";
-import { expect, signIn, test } from "./fixtures";
+import { expect, signedIn, test } from "./fixtures";
 
 const NETWORK = "Rede Municipal de Vila Esperança";
 
 /** The demo network's id, read from the manager's tree; the demo application has access there. */
 async function networkId(page: Page): Promise<string> {
-  await signIn(page, "gestor@demo.hub.br");
+  await signedIn(page, "gestor@demo.hub.br");
   await page.goto("/gestao");
   const tree = page.getByRole("list", { name: "Instituições sob sua gestão" });
   const href = (await tree.getByRole("link", { name: NETWORK, exact: true }).getAttribute("href")) ?? "";

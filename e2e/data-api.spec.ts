@@ -1,6 +1,6 @@
 // The Data API on the served hub as a partner following the contract calls it: org_id missing is
 // a 400 (after the key check), and a call with neither limit nor cursor gets every event.
-import { expect, hubNow, signIn, test } from "./fixtures";
+import { expect, hubNow, signedIn, test } from "./fixtures";
 
 const API_KEY = "demo-api-key";
 
@@ -16,7 +16,7 @@ test("org_id not informed: 401 without a valid key, then 400 with a message, on 
 });
 
 test("a request with neither limit nor cursor returns every matching event, past any page size", async ({ page, baseURL }) => {
-  await signIn(page, "gestor@demo.hub.br");
+  await signedIn(page, "gestor@demo.hub.br");
   await page.goto("/gestao");
   const school1 = ((await page.getByRole("list", { name: "Instituições sob sua gestão" }).getByRole("link", { name: "EMEF Monteiro Lobato", exact: true }).getAttribute("href")) ?? "").split("/")[2]!;
   const tag = `Fluxo ${Date.now() % 1_000_000}`;

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { crc32, deflateSync } from "node:zlib";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test as base, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test as base, type APIRequestContext, type Browser, type BrowserContext, type Cookie, type Page } from "@playwright/test";
 
 export const DEMO_PASSWORD = "hub-demo";
 
@@ -18,9 +18,30 @@ export async function signIn(page: Page, login: string, password = DEMO_PASSWORD
  * Signs in with the sign-in form's own POST, without a page (API contexts; a page's `request`
  * shares the cookie with the page): the hub answers 303 and sets the session cookie.
  */
-export async function signInByForm(request: APIRequestContext, baseURL: string, login: string, callbackUrl = "/"): Promise<void> {
-  const response = await request.post("/entrar", { form: { login, password: DEMO_PASSWORD, callbackUrl }, headers: { origin: baseURL }, maxRedirects: 0 });
+export async function signInByForm(request: APIRequestContext, baseURL: string, login: string, callbackUrl = "/", password = DEMO_PASSWORD): Promise<void> {
+  const response = await request.post("/entrar", { form: { login, password, callbackUrl }, headers: { origin: baseURL }, maxRedirects: 0 });
   expect(response.status()).toBe(303);
+}
+
+// Session cookies of the sign-ins made by signedIn in this worker, by login. A session is a
+// sealed cookie that lasts 8 hours and holds no server-side state, so a copy stays valid.
+const sessions = new Map<string, Cookie[]>();
+
+/**
+ * Gives the page's context `login`'s session, for a test whose subject comes after the sign-in:
+ * the first time in a worker through the sign-in form's POST (signInByForm), then with the same
+ * cookie, and without loading a page (the test goes where it needs). Signing in through the
+ * form's page, as a person does, is signIn's; forms, accessibility, portal and launch specs use it.
+ * For the suite's own server (the config's baseURL), not one a spec starts itself.
+ */
+export async function signedIn(page: Page, login: string, password = DEMO_PASSWORD): Promise<void> {
+  const context = page.context();
+  const known = sessions.get(`${login}\n${password}`);
+  if (known) return context.addCookies(known);
+  await signInByForm(page.request, new URL(base.info().project.use.baseURL ?? "").origin, login, "/", password);
+  const cookies = (await context.cookies()).filter((cookie) => cookie.name.endsWith("next-auth.session-token"));
+  expect(cookies).toHaveLength(1);
+  sessions.set(`${login}\n${password}`, cookies);
 }
 
 /** Fills and submits the sign-in form on the page already shown. */

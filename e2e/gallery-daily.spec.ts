@@ -2,7 +2,7 @@
 // turmas" opens a class page with the tools placed for that class and the link to share. The test
 // makes its own class, teacher and class placement at the demo's second school (the first one's
 // counts are what gestao.spec's class life cycle measures, while this runs beside it).
-import { addPerson, expect, shot, signIn, test } from "./fixtures";
+import { addPerson, expect, shot, signedIn, signIn, test } from "./fixtures";
 
 const MANAGER = "gestor@demo.hub.br";
 
@@ -13,7 +13,7 @@ test("a teacher pins a tool and sees it first; a class page shows that class's t
   const teacher = { name: `Rita Galeria ${tag}`, role: "professor" as const, email: `rita.galeria.${tag}@teste.br`, password: "senha-da-rita-123" };
 
   // The manager: a class, a teacher assigned to it, and a tool placed for the class.
-  await signIn(page, MANAGER);
+  await signedIn(page, MANAGER);
   await page.goto("/gestao");
   const schoolHref = await page.getByRole("list", { name: "Instituições sob sua gestão" }).getByRole("link", { name: "EMEF Cecília Meireles", exact: true }).getAttribute("href");
   const schoolId = schoolHref!.split("/")[2]!;

@@ -3,7 +3,7 @@
 // preview alike; a school manager cannot reach another school, through pages, routes or actions.
 // Each test finds or creates what it needs, so the tests run in any order and beside the others.
 import type { Browser, Page } from "@playwright/test";
-import { expect, hubNow, signIn, test } from "./fixtures";
+import { expect, hubNow, signedIn, signIn, test } from "./fixtures";
 
 const MANAGER = "gestor@demo.hub.br";
 const API_KEY = "demo-api-key";
@@ -55,7 +55,7 @@ async function profileIdOf(page: Page, schoolId: string, name: string): Promise<
 async function newApplicationWithKey(browser: Browser, name: string): Promise<string> {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await signIn(page, "dev@edtech.demo");
+  await signedIn(page, "dev@edtech.demo");
   await page.goto("/desenvolvedor/aplicacoes/nova");
   await page.getByLabel("Nome", { exact: true }).fill(name);
   await page.getByLabel(/Endereços de retorno/).fill("https://regras.example/callback");
@@ -68,7 +68,7 @@ async function newApplicationWithKey(browser: Browser, name: string): Promise<st
 }
 
 test("a manager's class life cycle is exactly the Data API's events, in order, and the dashboard counts follow", async ({ page }) => {
-  await signIn(page, MANAGER);
+  await signedIn(page, MANAGER);
   const { school1 } = await schoolIds(page);
   const before = await dashboardCounts(page, school1);
   const minDate = hubNow();
@@ -150,7 +150,7 @@ test("allowed → anonymized changes the next Data API response, its configuraca
   // Its own application, so the demo application's rules stay as the other tests expect them.
   const appName = `Regras E2E ${Date.now() % 1_000_000}`;
   const key = await newApplicationWithKey(browser, appName);
-  await signIn(page, MANAGER);
+  await signedIn(page, MANAGER);
   const { school1 } = await schoolIds(page);
   const studentProfileId = await profileIdOf(page, school1, STUDENT);
   // The application names the student by its own (pairwise) id, found once by name while the name
@@ -208,7 +208,7 @@ test("allowed → anonymized changes the next Data API response, its configuraca
 });
 
 test("a school-1 manager cannot see or change school 2: pages, the import route and server actions", async ({ page, baseURL }) => {
-  await signIn(page, MANAGER);
+  await signedIn(page, MANAGER);
   const { school1, school2 } = await schoolIds(page);
   await page.goto(`/gestao/${school2}/turmas`);
   const school2ClassHref = (await page.getByRole("table", { name: "Turmas" }).getByRole("link").first().getAttribute("href"))!;
@@ -261,12 +261,12 @@ test("a school-1 manager cannot see or change school 2: pages, the import route 
 
   // School 2's class is still there for the network manager.
   await page.context().clearCookies();
-  await signIn(page, MANAGER);
+  await signedIn(page, MANAGER);
   expect((await page.goto(school2ClassHref))?.status()).toBe(200);
 });
 
 test("CSV import: a file with bad rows imports nothing and lists each; a good file imports fully", async ({ page }) => {
-  await signIn(page, MANAGER);
+  await signedIn(page, MANAGER);
   const { school2 } = await schoolIds(page);
   await page.goto(`/gestao/${school2}/importar`);
   const kind = page.getByLabel("Tipo de arquivo");

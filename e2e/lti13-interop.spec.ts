@@ -4,7 +4,7 @@
 // student opens it from the gallery and the browser goes through the whole OIDC launch (launch
 // page → the tool's login → /lti13/authorize → id_token form post), which ltijs verifies.
 import type { Browser, Page } from "@playwright/test";
-import { addPerson, createUnit, expect, placeTool, png, signIn, test } from "./fixtures";
+import { addPerson, createUnit, expect, placeTool, png, signedIn, signIn, test } from "./fixtures";
 import { registerHubAtLtijs, startLtijsTool, type TLtijsTool } from "./lti13-tool";
 
 const DEVELOPER = "dev@edtech.demo";
@@ -34,7 +34,7 @@ async function registerLti13Tool(
   toolUrl: string,
   paths = { login: "/login", launch: "/", keys: "/keys", deepLinking: "/" },
 ): Promise<{ toolId: string; facts: Record<string, string> }> {
-  await signIn(page, DEVELOPER);
+  await signedIn(page, DEVELOPER);
   await page.goto("/desenvolvedor/ferramentas/nova");
   await page.getByLabel("Título", { exact: true }).fill(title);
   await page.getByLabel("Descrição curta", { exact: true }).fill("Ferramenta LTI 1.3 de teste.");
@@ -99,7 +99,7 @@ test("ltijs completes a resource-link launch from the gallery; claims follow the
   await registerHubAtLtijs(facts);
 
   const manager = await newPage(browser);
-  await signIn(manager, MANAGER);
+  await signedIn(manager, MANAGER);
   // Edtech Demo's contract is at the demo network already, so the new school inherits it.
   const schoolId = await createUnit(manager, `Escola LTI13 ${tag}`, "school", "Rede Municipal de Vila Esperança");
   await placeTool(manager, schoolId, `${title} — ${EDTECH}`);
@@ -134,7 +134,7 @@ test("ltijs: a teacher's deep-linking round trip makes a class item, whose launc
 
   // A class at the new school, the student in it, a teacher teaching it.
   const manager = await newPage(browser);
-  await signIn(manager, MANAGER);
+  await signedIn(manager, MANAGER);
   await addPerson(manager, schoolId, { name: `Professora LTI13 ${tag}`, role: "professor", email: teacherEmail, password: "senha-da-professora-1" });
   await importCsv(manager, baseURL!, schoolId, "periodos", "codigo;nome;inicio;fim\n2026;Ano letivo 2026;02/02/2026;11/12/2026");
   await importCsv(manager, baseURL!, schoolId, "turmas", `periodo;nome\n2026;${className}`);

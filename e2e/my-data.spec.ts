@@ -5,7 +5,7 @@
 // The test only reads the demo: it changes nothing other tests rely on.
 import { readFile } from "node:fs/promises";
 import type { Locator } from "@playwright/test";
-import { captureLaunchForm, expect, signIn, test } from "./fixtures";
+import { captureLaunchForm, expect, signedIn, signIn, test } from "./fixtures";
 
 const ANA = "ana.souza@demo.hub.br";
 const MANAGER = "gestor@demo.hub.br";
@@ -30,7 +30,7 @@ const partnerIn = (list: Locator, name: string) => list.getByRole("listitem").fi
 test("a guardian sees the partners and reads for herself and her child, and exports only her own data", async ({ page, browser, baseURL }) => {
   // Lucas's school, his CPF and e-mail, as the network's manager sees them.
   const manager = await (await browser.newContext()).newPage();
-  await signIn(manager, MANAGER);
+  await signedIn(manager, MANAGER);
   await manager.goto("/gestao");
   const school2Href = await manager.getByRole("list", { name: "Instituições sob sua gestão" }).getByRole("link", { name: "EMEF Cecília Meireles", exact: true }).getAttribute("href");
   const school2 = school2Href!.split("/")[2]!;

@@ -4,7 +4,7 @@
 // (server.mjs answers these routes itself, without Next's router). The test makes its own
 // application, school, student and placement.
 import type { APIRequestContext } from "@playwright/test";
-import { addPerson, createUnit, expect, linkEdtechAndPlaceTool, signIn, test } from "./fixtures";
+import { addPerson, createUnit, expect, linkEdtechAndPlaceTool, signedIn, signIn, test } from "./fixtures";
 
 const DEVELOPER = "dev@edtech.demo";
 const MANAGER = "gestor@demo.hub.br";
@@ -19,7 +19,7 @@ async function tokenAnswer(request: APIRequestContext, clientId: string, clientS
 
 test("a replaced client secret and a deleted application are refused by the next token request", async ({ page }) => {
   const name = `Sem Cache ${Date.now() % 1_000_000}`;
-  await signIn(page, DEVELOPER);
+  await signedIn(page, DEVELOPER);
   await page.goto("/desenvolvedor/aplicacoes/nova");
   await page.getByLabel("Nome", { exact: true }).fill(name);
   await page.getByLabel(/Endereços de retorno/).fill("https://sem-cache.example/callback");
@@ -52,7 +52,7 @@ test("a placement removed by the school refuses the next launch", async ({ page,
   const tag = `${Date.now() % 1_000_000}`;
   const school = `EMEF Sem Cache ${tag}`;
   const student = { name: `Lia Sem Cache ${tag}`, email: `lia.semcache.${tag}@demo.hub.br`, role: "aluno" as const, password: "senha-sem-cache-123" };
-  await signIn(page, MANAGER);
+  await signedIn(page, MANAGER);
   const networkId = await createUnit(page, `Rede Sem Cache ${tag}`, "network", "Rede Municipal de Vila Esperança");
   const schoolId = await createUnit(page, school, "school", `— Rede Sem Cache ${tag}`);
   await linkEdtechAndPlaceTool(page, { networkId, schoolId, edtech: "Aprende Mais", tool: "Laboratório de Frações" });

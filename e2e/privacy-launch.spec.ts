@@ -4,7 +4,7 @@
 // The test builds its own corner of the demo (a sub-network, a school under it, a student, the
 // Aprende Mais tool placed there and linked at the sub-network), so nothing another test relies on
 // changes.
-import { addPerson, captureLaunchForm, createUnit, expect, linkEdtechAndPlaceTool, signIn, test } from "./fixtures";
+import { addPerson, captureLaunchForm, createUnit, expect, linkEdtechAndPlaceTool, signedIn, signIn, test } from "./fixtures";
 
 const MANAGER = "gestor@demo.hub.br";
 const TOOL = "Laboratório de Frações";
@@ -17,7 +17,7 @@ test("a school stops a tool receiving names, then the link removal stops its lau
   const email = `privacidade.${tag}@demo.hub.br`;
   const password = "senha-da-bruna-123";
 
-  await signIn(page, MANAGER);
+  await signedIn(page, MANAGER);
   const networkId = await createUnit(page, network, "network", "Rede Municipal de Vila Esperança");
   const schoolId = await createUnit(page, school, "school", `— ${network}`);
 

@@ -4,7 +4,7 @@
 // student's launches and the Data API deliver exactly that. The test builds its own sub-network
 // and school under the demo network, so nothing another test relies on changes.
 import type { Locator, Page } from "@playwright/test";
-import { addPerson, captureLaunchForm, createUnit, expect, linkEdtechAndPlaceTool, signIn, test } from "./fixtures";
+import { addPerson, captureLaunchForm, createUnit, expect, linkEdtechAndPlaceTool, signedIn, signIn, test } from "./fixtures";
 
 const MANAGER = "gestor@demo.hub.br";
 const TOOL = "Laboratório de Frações";
@@ -45,7 +45,7 @@ test("teachers' e-mail shared, students' not: the preview per role, the launches
   const password = "senha-por-perfil-123";
 
   await page.setViewportSize({ width: 375, height: 800 });
-  await signIn(page, MANAGER);
+  await signedIn(page, MANAGER);
   const networkId = await createUnit(page, network, "network", "Rede Municipal de Vila Esperança");
   const schoolId = await createUnit(page, school, "school", `— ${network}`);
 

@@ -2,7 +2,7 @@
 // charts are there, and the CSV link answers the same numbers. Counts are compared before and
 // after this test's own launch, since other tests launch tools at the same schools.
 import type { Page } from "@playwright/test";
-import { expect, shot, signIn, test } from "./fixtures";
+import { expect, shot, signedIn, signIn, test } from "./fixtures";
 
 const MANAGER = "gestor@demo.hub.br";
 
@@ -16,7 +16,7 @@ async function networkUsage(page: Page): Promise<{ networkId: string; launches: 
 }
 
 test("a student's launch shows in the network's usage charts and CSV", async ({ page, browser }) => {
-  await signIn(page, MANAGER);
+  await signedIn(page, MANAGER);
   const before = await networkUsage(page);
 
   const context = await browser.newContext();

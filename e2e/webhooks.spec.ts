@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { expect, signIn, test } from "./fixtures";
+import { expect, signedIn, test } from "./fixtures";
 
 const DEVELOPER = "dev@edtech.demo";
 const APPLICATION = "Aplicativo de Demonstração";
@@ -37,7 +37,7 @@ test("an edtech creates a sandbox, generates changes, sees deliveries and sends 
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hub-webhooks`;
 
   try {
-    await signIn(page, DEVELOPER);
+    await signedIn(page, DEVELOPER);
     await page.goto("/desenvolvedor/sandbox");
     await page.getByRole("button", { name: "Criar rede sandbox" }).click();
     await expect(page.getByText("Rede sandbox criada.")).toBeVisible({ timeout: 60_000 });
