@@ -1,11 +1,11 @@
 // Key rotation: a key is created on first use, replaced after KEY_ROTATION_SECONDS, and a retired
 // key stays in the JWKS (so its tokens keep verifying) until they have all expired.
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/server/db/database";
+import { db, setDatabase } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { generateSigningKey } from "@/lib/oauth/jwt";
 import { encryptSecret } from "@/lib/server/crypto/secret-box";
-import { setupTestDatabase } from "@/test/database";
+import { openTestDatabase, setupTestDatabase } from "@/test/database";
 import { getUserInfo } from "./get-user-info";
 import { issueTokens } from "./issue-tokens";
 import { KEY_ROTATION_SECONDS, RETIRED_KEY_PUBLISH_SECONDS } from "./lifetimes";
@@ -13,7 +13,7 @@ import { getSigningKey, listPublicJwks } from "./signing-keys";
 import { createOAuthWorld, TEST_ISSUER, type TOAuthWorld } from "@/test/fixtures/oauth";
 import { applicationPartner, partnerIdOf } from "@/test/fixtures/pairwise";
 
-setupTestDatabase();
+const t = setupTestDatabase();
 let w: TOAuthWorld;
 
 beforeAll(async () => {
@@ -66,5 +66,21 @@ describe("signing keys", () => {
     const key = await getSigningKey({ now });
     expect(key.kid).not.toBe(stranger.kid);
     expect((await db().signingKey.findUnique({ where: { kid: stranger.kid } }))!.retiredAt).toEqual(now);
+  });
+
+  it("are remembered per database: another database in the same process gets its own key and list", async () => {
+    const first = await getSigningKey({ now: t0 });
+    const other = await openTestDatabase();
+    setDatabase(other.db);
+    try {
+      const key = await getSigningKey({ now: t0 });
+      expect(key.kid).not.toBe(first.kid);
+      expect((await other.db.prisma.signingKey.findMany()).map((row) => row.kid)).toEqual([key.kid]);
+      expect((await listPublicJwks({ now: t0, fresh: false })).map((jwk) => jwk.kid)).toEqual([key.kid]);
+    } finally {
+      setDatabase(t.db);
+      await other.close();
+    }
+    expect((await getSigningKey({ now: t0 })).kid).toBe(first.kid);
   });
 });
