@@ -29,7 +29,8 @@ interface TKeyCache {
   publishedLists: Map<string, JWK[]>;
 }
 const caches = new WeakMap<Database, TKeyCache>();
-function keyCache(of: Database = database()): TKeyCache {
+function keyCache(): TKeyCache {
+  const of = database();
   let cache = caches.get(of);
   if (!cache) {
     cache = { decrypted: new Map(), publishedLists: new Map() };
