@@ -1,19 +1,10 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { filesUnder } from "./test/files";
 
 const root = fileURLToPath(new URL("./", import.meta.url));
-const skipped = new Set(["node_modules", ".next", "e2e", ".data", ".tmp", ".git"]);
-
-/** The project's test files, as paths relative to the root. */
-function testFiles(dir = ""): string[] {
-  return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const relative = path.posix.join(dir, entry.name);
-    if (entry.isDirectory()) return skipped.has(entry.name) ? [] : testFiles(relative);
-    return entry.name.endsWith(".test.ts") ? [relative] : [];
-  });
-}
 
 // Files share one module graph per worker (`isolate: false`): a test file no longer pays for
 // importing Prisma, Next's server and the hub's modules again, which took a third of each run
@@ -21,7 +12,7 @@ function testFiles(dir = ""): string[] {
 // one (test/per-file-setup.ts), and caches of what a database holds are kept per database. A file
 // that replaces a module with vi.mock needs the module graph to itself, or the modules earlier
 // files imported keep the real one: those files run in a project of their own, isolated.
-const files = testFiles();
+const files = filesUnder(root, ".test.ts", new Set(["node_modules", ".next", "e2e", ".data", ".tmp", ".git"])).map((file) => path.relative(root, file));
 const mocking = files.filter((file) => /\bvi\.mock\(/.test(readFileSync(path.join(root, file), "utf8")));
 
 export default defineConfig({

@@ -1,20 +1,13 @@
 // The repository's own docs carry the interface reference: nothing a user reads (README, docs/)
 // may send them to a file outside the repository, such as the contract the Hub was built from.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { filesUnder } from "./files";
 
 const root = process.cwd();
 
-function markdownFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return markdownFiles(full);
-    return entry.name.endsWith(".md") ? [full] : [];
-  });
-}
-
-const files = [path.join(root, "README.md"), ...markdownFiles(path.join(root, "docs"))];
+const files = [path.join(root, "README.md"), ...filesUnder(path.join(root, "docs"), ".md")];
 
 describe("the docs stand on their own", () => {
   it("finds the README and the docs", () => {
