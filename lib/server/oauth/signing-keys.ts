@@ -60,13 +60,6 @@ const ageSeconds = (row: Pick<SigningKeyRow, "createdAt">, now: Date) => (now.ge
 /** How long the active key and the published key list are used before being read again. */
 export const KEY_CACHE_MS = 30_000;
 
-/** Forgets the cached active key and key list (after a rotation here; tests that reset the database). */
-export function forgetCachedSigningKeys(): void {
-  const cache = keyCache();
-  cache.active = undefined;
-  cache.published = undefined;
-}
-
 /** Creates a key and retires every other active one, in one transaction. */
 export async function rotateSigningKey({ now = new Date() }: { now?: Date } = {}): Promise<SigningKey> {
   const key = await generateSigningKey();
@@ -83,9 +76,11 @@ export async function rotateSigningKey({ now = new Date() }: { now?: Date } = {}
     await tx.signingKey.updateMany({ where: { retiredAt: null, kid: { not: key.kid } }, data: { retiredAt: now } });
     return created;
   });
-  forgetCachedSigningKeys();
+  // The new key signs from now on here; the key list is read again with it.
+  const cache = keyCache();
   const signing = toSigningKey(row);
-  keyCache().active = { key: signing, createdAt: row.createdAt, readAt: Date.now() };
+  cache.active = { key: signing, createdAt: row.createdAt, readAt: Date.now() };
+  cache.published = undefined;
   return signing;
 }
 
