@@ -36,12 +36,13 @@ const sessions = new Map<string, Cookie[]>();
  */
 export async function signedIn(page: Page, login: string, password = DEMO_PASSWORD): Promise<void> {
   const context = page.context();
-  const known = sessions.get(`${login}\n${password}`);
+  const who = `${login}\n${password}`;
+  const known = sessions.get(who);
   if (known) return context.addCookies(known);
   await signInByForm(page.request, new URL(base.info().project.use.baseURL ?? "").origin, login, "/", password);
   const cookies = (await context.cookies()).filter((cookie) => cookie.name.endsWith("next-auth.session-token"));
   expect(cookies).toHaveLength(1);
-  sessions.set(`${login}\n${password}`, cookies);
+  sessions.set(who, cookies);
 }
 
 /** Fills and submits the sign-in form on the page already shown. */
