@@ -4,6 +4,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { AppError } from "@/lib/errors";
 import { encodeCursor } from "@/lib/data-api/cursor";
+import { treeCte } from "@/lib/server/institution-tree/tree-sql";
 import { database } from "@/lib/server/db/database";
 import { readFeedPage, type TFeedPage } from "@/lib/server/data-api/read-data-page";
 import type { TLookupAll } from "@/lib/server/developer/launch-test/resolve-launch-target";
@@ -41,6 +42,8 @@ export const DEFAULT_DELIVERY_SETTINGS: Omit<TDeliverySettings, "worker"> = {
 const NO_ACCESS_RETRY_MS = 60_000;
 
 interface TClaimed extends TBatchEndpoint {
+  /** The feed may hold something new for it (NEWS_SQL); without, it was only rescheduled. */
+  news: boolean;
   id: string;
   institutionId: string;
   position: string | null;
@@ -49,18 +52,44 @@ interface TClaimed extends TBatchEndpoint {
   pendingLimit: number | null;
 }
 
-// One statement: the row is locked by the sub-select (SKIP LOCKED: another worker's claim in
-// flight is passed over) and leased by the update; a lease that expired (its worker died) makes
-// the row claimable again. PostgreSQL re-checks the lease on the newest row version, so two
-// workers never both win it.
+// Whether the feed may hold something new for a cursor (the `news` of CLAIM_SQL): a cursor never
+// read, or failing, always; otherwise only when an event of its institution or a descendant sorts
+// after its position (one probe of the feed's (institutionId, txid, seq) index per institution).
+// The probe sees what a page read would see: an event of a transaction still running is invisible
+// to both, and wakes the cursor once it commits. Filters (`only`, `event`) and sharing rules are
+// left to the read: they may make a woken read empty, never a sleeping cursor miss an event. The
+// position is the Data API cursor's own text (lib/data-api/cursor.ts: base64url of
+// "1.<txid>.<seq>"); one that is not of that form counts as news, and the read decides.
+const POSITION_SQL = `CASE WHEN d.position ~ '^[A-Za-z0-9_-]{1,80}$' AND length(d.position) % 4 <> 1
+  THEN encode(decode(rpad(translate(d.position, '-_', '+/'), (length(d.position) + 3) / 4 * 4, '='), 'base64'), 'escape') END`;
+const NEWS_SQL = `(d.position IS NULL OR d.failures > 0 OR d."pendingLimit" IS NOT NULL
+   OR (SELECT p.text IS NULL OR p.text !~ '^1[.][0-9]{1,18}[.][0-9]{1,18}$' OR EXISTS (
+        WITH RECURSIVE ${treeCte("down", `d."institutionId"`)}
+        SELECT 1 FROM down WHERE EXISTS (
+          SELECT 1 FROM "ChangeEvent" e
+           WHERE e."institutionId" = down.id
+             AND (e.txid, e.seq) > (split_part(p.text, '.', 2)::bigint, split_part(p.text, '.', 3)::bigint)))
+       FROM (SELECT ${POSITION_SQL} AS text) p))`;
+
+// One statement: the row is locked by the first CTE (SKIP LOCKED: another worker's claim in
+// flight is passed over), which also reads what the gate needs from the row's newest version; a lease that expired (its worker died) makes the row claimable again, and
+// PostgreSQL re-checks the lease on the newest row version, so two workers never both win it.
+// With news the row is leased to this worker; without, it is only put back for its idle wait,
+// unread: a caught-up cursor costs this one statement, not a feed read and two more updates.
 const CLAIM_SQL = `
-UPDATE "WebhookCursor" c SET "leaseUntil" = now() + $2 * interval '1 millisecond', "leaseToken" = $1::uuid
-  FROM "WebhookEndpoint" e JOIN "OAuthApplication" a ON a.id = e."applicationId"
- WHERE e.id = c."endpointId" AND c.id = (
-   SELECT d.id FROM "WebhookCursor" d JOIN "WebhookEndpoint" de ON de.id = d."endpointId"
-    WHERE de."disabledAt" IS NULL AND d."dueAt" <= now() AND (d."leaseUntil" IS NULL OR d."leaseUntil" < now())
-    ORDER BY d."dueAt" LIMIT 1 FOR UPDATE OF d SKIP LOCKED)
-RETURNING c.id, c."endpointId", c."institutionId", c.position, c.failures, c."failingSince", c."pendingLimit",
+WITH pick AS (
+  SELECT d.id, d."institutionId", d.position, d.failures, d."pendingLimit"
+    FROM "WebhookCursor" d JOIN "WebhookEndpoint" de ON de.id = d."endpointId"
+   WHERE de."disabledAt" IS NULL AND d."dueAt" <= now() AND (d."leaseUntil" IS NULL OR d."leaseUntil" < now())
+   ORDER BY d."dueAt" LIMIT 1 FOR UPDATE OF d SKIP LOCKED),
+gate AS MATERIALIZED (SELECT d.id, ${NEWS_SQL} AS news FROM pick d)
+UPDATE "WebhookCursor" c
+   SET "leaseUntil" = CASE WHEN gate.news THEN now() + $2 * interval '1 millisecond' END,
+       "leaseToken" = CASE WHEN gate.news THEN $1::uuid END,
+       "dueAt" = CASE WHEN gate.news THEN c."dueAt" ELSE now() + $3 * interval '1 millisecond' END
+  FROM gate, "WebhookEndpoint" e JOIN "OAuthApplication" a ON a.id = e."applicationId"
+ WHERE c.id = gate.id AND e.id = c."endpointId"
+RETURNING gate.news, c.id, c."endpointId", c."institutionId", c.position, c.failures, c."failingSince", c."pendingLimit",
           e."applicationId", a."edtechId", e.url, e."secretSealed", e.entities, e.kinds`;
 
 // Every update of a claimed cursor holds its lease token: a worker whose lease was taken over
@@ -170,7 +199,8 @@ export function sendBatch(endpoint: TBatchEndpoint, institutionId: string, from:
   });
 }
 
-export type TStepResult = "none" | "caught_up" | "no_access" | "delivered" | "failed" | "lease_lost";
+/** "idle": a cursor with nothing new was put back unread; "caught_up": it was read and had nothing. */
+export type TStepResult = "none" | "idle" | "caught_up" | "no_access" | "delivered" | "failed" | "lease_lost";
 
 const durationText = (ms: number) => (ms >= 3_600_000 ? `${Math.round(ms / 3_600_000)} h` : `${Math.max(1, Math.round(ms / 60_000))} min`);
 
@@ -178,8 +208,9 @@ const durationText = (ms: number) => (ms >= 3_600_000 ? `${Math.round(ms / 3_600
 export async function deliverNextBatch(settings: TDeliverySettings): Promise<TStepResult> {
   const sql = database().sql;
   const token = randomUUID();
-  const [c] = await sql.query<TClaimed>(CLAIM_SQL, [token, settings.leaseMs]);
+  const [c] = await sql.query<TClaimed>(CLAIM_SQL, [token, settings.leaseMs, settings.idleMs], { prepared: true });
   if (!c) return "none";
+  if (!c.news) return "idle";
   let page: TFeedPage;
   try {
     page = await readBatch(c, c.institutionId, c.position, c.pendingLimit ?? settings.batchSize);

@@ -128,3 +128,47 @@ describe("sending", () => {
     expect(await deliverNextBatch(settings)).toBe("delivered");
   });
 });
+
+describe("a caught-up cursor", () => {
+  it("is put back unread until its institution or one below it has a new event, which it then delivers", async () => {
+    const owner = await createDeveloper("Ganchos Rede");
+    const app = (await createPartner("Ganchos Rede", owner.edtechId)).applicationId;
+    const network = (await createInstitution({ name: "Rede Gancho", kind: "network" })).id;
+    const school = (await createInstitution({ name: "Escola da Rede Gancho", kind: "school", parentId: network })).id;
+    const elsewhere = (await createInstitution({ name: "Escola de Fora", kind: "school" })).id;
+    await linkEdtech(network, owner.edtechId);
+    await grantAccess(network, app, { allowed: ["nome_usuario"], anonymized: [] });
+    const created = await createWebhookEndpoint({ actorPersonId: owner.personId, applicationId: app, fields: { url: receiver.url }, allowPrivateNetwork: true });
+    receiver.setSecret(created.secret);
+    const where = { endpointId: created.endpointId };
+    // Only this cursor is due: the other endpoints' cursors wait.
+    await db().webhookCursor.updateMany({ where: { endpointId: { not: created.endpointId } }, data: { dueAt: new Date("2999-01-01") } });
+    const settings = { ...DEFAULT_DELIVERY_SETTINGS, worker: "test", allowPrivateNetwork: true };
+    const step = async () => {
+      await db().webhookCursor.updateMany({ where, data: { dueAt: new Date(0) } });
+      return deliverNextBatch(settings);
+    };
+
+    // Never read: read at once (the network has no event yet).
+    expect(await step()).toBe("caught_up");
+    const read = await db().webhookCursor.findFirstOrThrow({ where });
+    expect(await step()).toBe("idle");
+    // An event outside the network: still unread, the position where the read left it.
+    await createPeriod({ institutionId: elsewhere, code: "2026", name: "2026", startsOn: "2026-02-01", endsOn: "2026-12-01" });
+    expect(await step()).toBe("idle");
+    const after = await db().webhookCursor.findFirstOrThrow({ where });
+    expect(after.position).toBe(read.position);
+    expect(after.leaseToken).toBeNull();
+    expect(after.dueAt.getTime()).toBeGreaterThan(Date.now());
+    // An event of a school below the network wakes the cursor, and the event is delivered.
+    const received = receiver.received.length;
+    await createPeriod({ institutionId: school, code: "2027", name: "2027", startsOn: "2027-02-01", endsOn: "2027-12-01" });
+    // Below the horizon once every transaction that began before it has ended (see the test above).
+    await expect.poll(step, { timeout: 10_000, interval: 100 }).toBe("delivered");
+    const delivery = receiver.received.at(-1)!;
+    expect(receiver.received.length).toBe(received + 1);
+    expect(delivery.payload.instituicaoId).toBe(network);
+    expect(JSON.stringify(delivery.payload.data.dados)).toContain("2027");
+    expect(await step()).toBe("idle");
+  });
+});
