@@ -28,6 +28,18 @@ export function decodeCursor(cursor: string): TCursorPosition | null {
   return { txid, seq };
 }
 
+/**
+ * The SQL twin of decodeCursor's first step, for a statement that compares a stored cursor with
+ * the feed's positions (the webhook claim, deliver-next-batch.ts): the text a cursor encodes
+ * ("1.<txid>.<seq>" for ours), or NULL when `column` is not base64url of a sensible length.
+ * Checking the text's form is the caller's. Never raises: a malformed value yields NULL or a text
+ * of another form. lib/server/data-api/cursor-sql.test.ts runs it against encodeCursor.
+ */
+export function cursorTextSql(column: string): string {
+  return `CASE WHEN ${column} ~ '^[A-Za-z0-9_-]{1,80}$' AND length(${column}) % 4 <> 1
+  THEN encode(decode(rpad(translate(${column}, '-_', '+/'), (length(${column}) + 3) / 4 * 4, '='), 'base64'), 'escape') END`;
+}
+
 /** The later of two positions in (txid, seq) order. */
 export function laterPosition(a: TCursorPosition, b: TCursorPosition): TCursorPosition {
   const [at, bt] = [BigInt(a.txid), BigInt(b.txid)];

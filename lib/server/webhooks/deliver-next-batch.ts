@@ -3,7 +3,7 @@
 // it, record the attempt, and move the cursor only on a 2xx (docs/decisions/026).
 import { createHash, randomUUID } from "node:crypto";
 import { AppError } from "@/lib/errors";
-import { encodeCursor } from "@/lib/data-api/cursor";
+import { cursorTextSql, encodeCursor } from "@/lib/data-api/cursor";
 import { treeCte } from "@/lib/server/institution-tree/tree-sql";
 import { database } from "@/lib/server/db/database";
 import { readFeedPage, type TFeedPage } from "@/lib/server/data-api/read-data-page";
@@ -58,10 +58,8 @@ interface TClaimed extends TBatchEndpoint {
 // The probe sees what a page read would see: an event of a transaction still running is invisible
 // to both, and wakes the cursor once it commits. Filters (`only`, `event`) and sharing rules are
 // left to the read: they may make a woken read empty, never a sleeping cursor miss an event. The
-// position is the Data API cursor's own text (lib/data-api/cursor.ts: base64url of
-// "1.<txid>.<seq>"); one that is not of that form counts as news, and the read decides.
-const POSITION_SQL = `CASE WHEN d.position ~ '^[A-Za-z0-9_-]{1,80}$' AND length(d.position) % 4 <> 1
-  THEN encode(decode(rpad(translate(d.position, '-_', '+/'), (length(d.position) + 3) / 4 * 4, '='), 'base64'), 'escape') END`;
+// position is a Data API cursor (cursorTextSql); one that is not of our form counts as news, and
+// the read decides.
 const NEWS_SQL = `(d.position IS NULL OR d.failures > 0 OR d."pendingLimit" IS NOT NULL
    OR (SELECT p.text IS NULL OR p.text !~ '^1[.][0-9]{1,18}[.][0-9]{1,18}$' OR EXISTS (
         WITH RECURSIVE ${treeCte("down", `d."institutionId"`)}
@@ -69,11 +67,12 @@ const NEWS_SQL = `(d.position IS NULL OR d.failures > 0 OR d."pendingLimit" IS N
           SELECT 1 FROM "ChangeEvent" e
            WHERE e."institutionId" = down.id
              AND (e.txid, e.seq) > (split_part(p.text, '.', 2)::bigint, split_part(p.text, '.', 3)::bigint)))
-       FROM (SELECT ${POSITION_SQL} AS text) p))`;
+       FROM (SELECT ${cursorTextSql("d.position")} AS text) p))`;
 
 // One statement: the row is locked by the first CTE (SKIP LOCKED: another worker's claim in
-// flight is passed over), which also reads what the gate needs from the row's newest version; a lease that expired (its worker died) makes the row claimable again, and
-// PostgreSQL re-checks the lease on the newest row version, so two workers never both win it.
+// flight is passed over), which also reads what the gate needs from the row's newest version. A
+// lease that expired (its worker died) makes the row claimable again, and PostgreSQL re-checks the
+// lease on the newest row version, so two workers never both win it.
 // With news the row is leased to this worker; without, it is only put back for its idle wait,
 // unread: a caught-up cursor costs this one statement, not a feed read and two more updates.
 const CLAIM_SQL = `
