@@ -52,15 +52,17 @@ interface TClaimed extends TBatchEndpoint {
   pendingLimit: number | null;
 }
 
-// Whether the feed may hold something new for a cursor (the `news` of CLAIM_SQL): a cursor never
-// read, or failing, always; otherwise only when an event of its institution or a descendant sorts
-// after its position (one probe of the feed's (institutionId, txid, seq) index per institution).
-// The probe sees what a page read would see: an event of a transaction still running is invisible
-// to both, and wakes the cursor once it commits. Filters (`only`, `event`) and sharing rules are
-// left to the read: they may make a woken read empty, never a sleeping cursor miss an event. The
-// position is a Data API cursor (cursorTextSql); one that is not of our form counts as news, and
-// the read decides.
+// Whether the feed may hold something new for a cursor (the `news` of CLAIM_SQL). Always for a
+// cursor never read, failing, or showing an error (no access, say: the read clears it once access
+// is back). Otherwise only when an event of its institution or a descendant sorts after its
+// position (one probe of the feed's (institutionId, txid, seq) index per institution). The probe
+// sees what a page read would see: an event of a transaction still running is invisible to both,
+// and wakes the cursor once it commits. Filters (`only`, `event`) and sharing rules are left to
+// the read: they may make a woken read empty, never a sleeping cursor miss an event. The position
+// is a Data API cursor (cursorTextSql); one that is not of our form counts as news, and the read
+// decides.
 const NEWS_SQL = `(d.position IS NULL OR d.failures > 0 OR d."pendingLimit" IS NOT NULL
+   OR d."lastError" IS NOT NULL
    OR (SELECT p.text IS NULL OR p.text !~ '^1[.][0-9]{1,18}[.][0-9]{1,18}$' OR EXISTS (
         WITH RECURSIVE ${treeCte("down", `d."institutionId"`)}
         SELECT 1 FROM down WHERE EXISTS (
@@ -77,7 +79,7 @@ const NEWS_SQL = `(d.position IS NULL OR d.failures > 0 OR d."pendingLimit" IS N
 // unread: a caught-up cursor costs this one statement, not a feed read and two more updates.
 const CLAIM_SQL = `
 WITH pick AS (
-  SELECT d.id, d."institutionId", d.position, d.failures, d."pendingLimit"
+  SELECT d.id, d."institutionId", d.position, d.failures, d."pendingLimit", d."lastError"
     FROM "WebhookCursor" d JOIN "WebhookEndpoint" de ON de.id = d."endpointId"
    WHERE de."disabledAt" IS NULL AND d."dueAt" <= now() AND (d."leaseUntil" IS NULL OR d."leaseUntil" < now())
    ORDER BY d."dueAt" LIMIT 1 FOR UPDATE OF d SKIP LOCKED),

@@ -170,5 +170,10 @@ describe("a caught-up cursor", () => {
     expect(delivery.payload.instituicaoId).toBe(network);
     expect(JSON.stringify(delivery.payload.data.dados)).toContain("2027");
     expect(await step()).toBe("idle");
+    // A cursor showing an error (as one that lost its access does) is read, and the read clears it.
+    await db().webhookCursor.updateMany({ where, data: { lastError: "Sem acesso aos dados da instituição: teste" } });
+    expect(await step()).toBe("caught_up");
+    expect((await db().webhookCursor.findFirstOrThrow({ where })).lastError).toBeNull();
+    expect(await step()).toBe("idle");
   });
 });
