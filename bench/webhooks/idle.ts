@@ -5,8 +5,6 @@
 // process and of PostgreSQL (all its processes, from /proc).
 //
 //   DATABASE_URL=postgresql://postgres:postgres@localhost:5432/postgres npx tsx bench/webhooks/idle.ts [--schools 20] [--seconds 15]
-import { readdirSync, readFileSync } from "node:fs";
-import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { resetEnvCache } from "@/lib/env";
 import { setDatabase } from "@/lib/server/db/database";
@@ -22,26 +20,12 @@ import { openTestDatabase } from "@/test/database";
 import { createPartner, grantAccess, linkEdtech } from "@/test/fixtures/data-api";
 import { createDeveloper } from "@/test/fixtures/developer";
 import { startReceiver } from "@/test/fixtures/webhooks";
+import { loadAverage, postgresCpuSeconds } from "../lib/load";
 
 const { values: args } = parseArgs({ options: { schools: { type: "string", default: "20" }, seconds: { type: "string", default: "15" } } });
 const schools = Number(args.schools);
 const seconds = Number(args.seconds);
 if (!process.env.DATABASE_URL) throw new Error("bench/webhooks/idle.ts measures PostgreSQL's CPU: set DATABASE_URL");
-
-/** CPU milliseconds of every PostgreSQL process on this machine so far. */
-function postgresCpuMs(): number {
-  let ticks = 0;
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "postgres") continue;
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  return ticks * 10;
-}
 
 process.env.HUB_SECRET ??= "bench-webhooks-secret-0123456789abcdef";
 process.env.LOG_LEVEL ??= "warn";
@@ -84,14 +68,14 @@ async function run(until: number, counts: Partial<Record<TStepResult, number>> =
 await run(Date.now() + 5_000);
 if (receiver.received.length < schools) throw new Error(`only ${receiver.received.length} of ${schools} schools were delivered`);
 
-const load = loadavg();
-const postgres0 = postgresCpuMs();
+const load = loadAverage();
+const postgres0 = postgresCpuSeconds();
 const cpu0 = process.cpuUsage();
 const counts = await run(Date.now() + seconds * 1_000);
 const cpu = process.cpuUsage(cpu0);
-const postgresMs = postgresCpuMs() - postgres0;
+const postgresMs = (postgresCpuSeconds() - postgres0) * 1000;
 const polls = (counts.idle ?? 0) + (counts.caught_up ?? 0);
-console.log(`bench/webhooks/idle: ${schools} quiet cursors, ${seconds} s, load average ${load.map((l) => l.toFixed(2)).join(" / ")}`);
+console.log(`bench/webhooks/idle: ${schools} quiet cursors, ${seconds} s, load average ${load}`);
 console.log(`steps: ${JSON.stringify(counts)}`);
 console.log("| quiet polls a second | this process's CPU ms per poll | PostgreSQL's CPU ms per poll |");
 console.log("|---:|---:|---:|");
