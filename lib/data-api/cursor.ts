@@ -29,15 +29,16 @@ export function decodeCursor(cursor: string): TCursorPosition | null {
 }
 
 /**
- * The SQL twin of decodeCursor's first step, for a statement that compares a stored cursor with
- * the feed's positions (the webhook claim, deliver-next-batch.ts): the text a cursor encodes
- * ("1.<txid>.<seq>" for ours), or NULL when `column` is not base64url of a sensible length.
- * Checking the text's form is the caller's. Never raises: a malformed value yields NULL or a text
- * of another form. lib/server/data-api/cursor-sql.test.ts runs it against encodeCursor.
+ * The SQL twin of decodeCursor, for a statement that compares a stored cursor with the feed's
+ * positions (the webhook claim, deliver-next-batch.ts): "<txid>.<seq>" for one of our cursors, or
+ * NULL for anything else, including numbers of 19 digits, which a bigint may not hold (a caller
+ * treats NULL as "cannot tell"). Never raises on what is not a cursor.
+ * lib/server/data-api/cursor-sql.test.ts runs it against encodeCursor.
  */
-export function cursorTextSql(column: string): string {
+export function cursorPositionSql(column: string): string {
+  const text = `encode(decode(rpad(translate(${column}, '-_', '+/'), (length(${column}) + 3) / 4 * 4, '='), 'base64'), 'escape')`;
   return `CASE WHEN ${column} ~ '^[A-Za-z0-9_-]{1,80}$' AND length(${column}) % 4 <> 1
-  THEN encode(decode(rpad(translate(${column}, '-_', '+/'), (length(${column}) + 3) / 4 * 4, '='), 'base64'), 'escape') END`;
+  THEN substring(${text} from '^${VERSION}[.]([0-9]{1,18}[.][0-9]{1,18})$') END`;
 }
 
 /** The later of two positions in (txid, seq) order. */

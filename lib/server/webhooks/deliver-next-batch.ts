@@ -3,7 +3,7 @@
 // it, record the attempt, and move the cursor only on a 2xx (docs/decisions/026).
 import { createHash, randomUUID } from "node:crypto";
 import { AppError } from "@/lib/errors";
-import { cursorTextSql, encodeCursor } from "@/lib/data-api/cursor";
+import { cursorPositionSql, encodeCursor } from "@/lib/data-api/cursor";
 import { treeCte } from "@/lib/server/institution-tree/tree-sql";
 import { database } from "@/lib/server/db/database";
 import { readFeedPage, type TFeedPage } from "@/lib/server/data-api/read-data-page";
@@ -59,17 +59,17 @@ interface TClaimed extends TBatchEndpoint {
 // sees what a page read would see: an event of a transaction still running is invisible to both,
 // and wakes the cursor once it commits. Filters (`only`, `event`) and sharing rules are left to
 // the read: they may make a woken read empty, never a sleeping cursor miss an event. The position
-// is a Data API cursor (cursorTextSql); one that is not of our form counts as news, and the read
+// is a Data API cursor (cursorPositionSql); one it cannot read counts as news, and the read
 // decides.
 const NEWS_SQL = `(d.position IS NULL OR d.failures > 0 OR d."pendingLimit" IS NOT NULL
    OR d."lastError" IS NOT NULL
-   OR (SELECT p.text IS NULL OR p.text !~ '^1[.][0-9]{1,18}[.][0-9]{1,18}$' OR EXISTS (
+   OR (SELECT p.at IS NULL OR EXISTS (
         WITH RECURSIVE ${treeCte("down", `d."institutionId"`)}
         SELECT 1 FROM down WHERE EXISTS (
           SELECT 1 FROM "ChangeEvent" e
            WHERE e."institutionId" = down.id
-             AND (e.txid, e.seq) > (split_part(p.text, '.', 2)::bigint, split_part(p.text, '.', 3)::bigint)))
-       FROM (SELECT ${cursorTextSql("d.position")} AS text) p))`;
+             AND (e.txid, e.seq) > (split_part(p.at, '.', 1)::bigint, split_part(p.at, '.', 2)::bigint)))
+       FROM (SELECT ${cursorPositionSql("d.position")} AS at) p))`;
 
 // One statement: the row is locked by the first CTE (SKIP LOCKED: another worker's claim in
 // flight is passed over), which also reads what the gate needs from the row's newest version. A
