@@ -27,8 +27,10 @@ async function main() {
   }
   await loadIdentityRoots();
   const resealed = await resealSecrets();
-  if (resealed.toolSecrets + resealed.signingKeys + resealed.identityRoots > 0) {
-    console.log(`  re-sealed with the current HUB_SECRET: ${resealed.toolSecrets} LTI secrets, ${resealed.signingKeys} signing keys, ${resealed.identityRoots} identity roots`);
+  if (resealed.toolSecrets + resealed.signingKeys + resealed.identityRoots + resealed.upstreamSecrets > 0) {
+    console.log(
+      `  re-sealed with the current HUB_SECRET: ${resealed.toolSecrets} LTI secrets, ${resealed.signingKeys} signing keys, ${resealed.identityRoots} identity roots, ${resealed.upstreamSecrets} upstream client secrets`,
+    );
   }
   console.log(`  database ready (${sql.kind}) in ${Math.round(performance.now() - started)} ms`);
   await database().close();

@@ -12,5 +12,7 @@ declare module "next-auth" {
 declare module "next-auth/jwt" {
   interface JWT {
     profileId?: string | null;
+    /** How the person proved who they are (the usage counts); absent in sessions from before issue #42, all password ones. */
+    method?: import("@/lib/server/usage/log-sign-in").TSignInMethod;
   }
 }

@@ -5,15 +5,24 @@ import { clientAddress } from "@/lib/server/http/stamped-client-address";
 import { handleFormPost, seeOther } from "@/lib/server/http/form-post";
 import { safeCallbackUrl, withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 import { otherMethods } from "@/lib/server/http/other-methods";
+import { escolaParam, findUpstreamForLogin } from "@/lib/server/upstream/find-upstream-for-login";
 
 export const dynamic = "force-dynamic";
 
-/** The sign-in form's POST (works without JavaScript): signs in, then on to the profile picker. */
+/**
+ * The sign-in form's POST (works without JavaScript): signs in, then on to the profile picker; or,
+ * for an e-mail of a network that signs in with its own provider, on to that provider.
+ */
 export function POST(request: NextRequest): Promise<Response> {
   return handleFormPost(request, async (form) => {
     const callbackUrl = safeCallbackUrl(form.get("callbackUrl"));
-    const result = await signInWithPassword({ login: form.get("login") ?? "", password: form.get("password") ?? "", ip: clientAddress(request.headers) ?? "local" });
-    if (!result.ok) return seeOther(withCallbackUrl("/login", callbackUrl, { error: result.error }));
+    const login = form.get("login") ?? "";
+    const password = form.get("password") ?? "";
+    // Home-realm discovery: an e-mail of a domain a network signs in upstream, and no password, goes to that provider.
+    const upstream = password ? null : await findUpstreamForLogin({ login, institutionId: form.get("escola") });
+    if (upstream) return seeOther(upstream.startPath(callbackUrl));
+    const result = await signInWithPassword({ login, password, ip: clientAddress(request.headers) ?? "local" });
+    if (!result.ok) return seeOther(withCallbackUrl("/login", callbackUrl, { error: result.error, ...escolaParam(form.get("escola")) }));
     return writeSession(seeOther(withCallbackUrl("/perfil", callbackUrl)), result.token);
   });
 }

@@ -11,6 +11,7 @@ const TABS = [
   ["/importar", "Importar CSV"],
   ["/aplicativos", "Aplicativos e dados"],
   ["/ferramentas", "Ferramentas"],
+  ["/entrada", "Entrada"],
   ["/resumo", "Resumo"],
   ["/uso", "Uso"],
   ["/acessos", "Registro de acessos"],

@@ -1,6 +1,7 @@
 // The usage numbers (issue #19) as the manager page, its CSV and /manager/v1/usage share them:
 // one row per kind × day × institution × tool × profile kind, counts only.
 import type { Role } from "@/lib/generated/prisma/enums";
+import type { TSignInMethod } from "@/lib/server/usage/log-sign-in";
 
 export type TUsageKind = "launch" | "sign_in";
 
@@ -15,6 +16,8 @@ export interface TUsageRow {
   toolName: string | null;
   /** The profile's kind; null for a launch whose profile was deleted since. */
   role: Role | null;
+  /** Sign-ins only: how the person signed in. */
+  method: TSignInMethod | null;
   count: number;
 }
 
@@ -32,7 +35,17 @@ export function daysBetween(from: string, to: string): string[] {
   return days;
 }
 
-const CSV_HEADER = ["tipo", "dia", "instituicao_id", "instituicao", "ferramenta_id", "ferramenta", "perfil", "quantidade"];
+const CSV_HEADER = ["tipo", "dia", "instituicao_id", "instituicao", "ferramenta_id", "ferramenta", "perfil", "quantidade", "forma_de_entrada"];
+
+/** How each sign-in method reads on the usage page. */
+export const SIGN_IN_METHOD_LABEL: Record<TSignInMethod, string> = {
+  password: "Senha",
+  card: "Crachá",
+  google: "Google",
+  microsoft: "Microsoft",
+  govbr: "gov.br",
+  oidc: "Outro provedor (OpenID Connect)",
+};
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; a leading =+-@ is prefixed with ' (spreadsheet formulas). */
 function csvCell(value: string | number | null): string {
@@ -43,6 +56,6 @@ function csvCell(value: string | number | null): string {
 
 /** The rows as CSV (UTF-8, CRLF), one line per row, the header first. */
 export function usageCsv(rows: readonly TUsageRow[]): string {
-  const lines = [CSV_HEADER, ...rows.map((r) => [r.kind === "launch" ? "lancamento" : "entrada", r.day, r.institutionId, r.institutionName, r.toolId, r.toolName, r.role ?? "desconhecido", r.count])];
+  const lines = [CSV_HEADER, ...rows.map((r) => [r.kind === "launch" ? "lancamento" : "entrada", r.day, r.institutionId, r.institutionName, r.toolId, r.toolName, r.role ?? "desconhecido", r.count, r.method])];
   return lines.map((line) => line.map(csvCell).join(",")).join("\r\n") + "\r\n";
 }

@@ -18,7 +18,8 @@ import { LTI_SECRET_PURPOSE } from "@/lib/server/tools/lti-secret-purpose";
 import { setupTestDatabase } from "@/test/database";
 import { forgetLoadedIdentityRoots } from "@/lib/server/crypto/identity-root";
 import { resealSecrets } from "@/lib/server/crypto/reseal-secrets";
-import { decryptSecret, secretKeyId } from "@/lib/server/crypto/secret-box";
+import { decryptSecret, encryptSecret, secretKeyId } from "@/lib/server/crypto/secret-box";
+import { UPSTREAM_SECRET_PURPOSE } from "@/lib/server/upstream/provider-row";
 
 setupTestDatabase();
 
@@ -73,6 +74,7 @@ const sealedValues = async () => [
   ...(await db().tool.findMany({ select: { sharedSecretEnc: true } })).map((r) => r.sharedSecretEnc),
   ...(await db().signingKey.findMany({ select: { privateJwkEnc: true } })).map((r) => r.privateJwkEnc),
   ...(await db().identityRoot.findMany({ select: { sealed: true } })).map((r) => r.sealed),
+  ...(await db().identityProvider.findMany({ select: { clientSecretSealed: true } })).map((r) => r.clientSecretSealed),
 ];
 
 let before: { page: Awaited<ReturnType<typeof dataPage>>; launchIds: string[]; cookie: string };
@@ -93,6 +95,10 @@ beforeAll(async () => {
     tools.push({ id: tool.id, consumerKey: tool.consumerKey, secret: tool.secret, placementId: placement.id });
   }
   await getSigningKey();
+  // An upstream sign-in provider's client secret, sealed with the old secret (issue #42).
+  await db().identityProvider.create({
+    data: { institutionId: s.networkId, kind: "google", name: "Google", issuer: "https://accounts.google.com", clientId: "c", clientSecretSealed: encryptSecret("upstream-secret", UPSTREAM_SECRET_PURPOSE), linkRule: "email" },
+  });
   await waitForVisibleEvents();
   before = { page: await dataPage(), launchIds: [], cookie: await sealSession({ sub: "someone" }) };
   for (const tool of tools) before.launchIds.push(await launchVerifies(tool));
@@ -117,9 +123,11 @@ describe("rotating HUB_SECRET with a key ring", () => {
     useSecrets(NEW, [OLD]);
     expect((await sealedValues()).some((v) => !v.startsWith(`v2.${secretKeyId(NEW)}.`))).toBe(true);
     const report = await resealSecrets();
-    expect(report).toEqual({ toolSecrets: 2, signingKeys: 1, identityRoots: 2 });
+    expect(report).toEqual({ toolSecrets: 2, signingKeys: 1, identityRoots: 2, upstreamSecrets: 1 });
     expect((await sealedValues()).every((v) => v.startsWith(`v2.${secretKeyId(NEW)}.`))).toBe(true);
-    expect(await resealSecrets()).toEqual({ toolSecrets: 0, signingKeys: 0, identityRoots: 0 });
+    expect(await resealSecrets()).toEqual({ toolSecrets: 0, signingKeys: 0, identityRoots: 0, upstreamSecrets: 0 });
+    const provider = await db().identityProvider.findFirstOrThrow();
+    expect(decryptSecret(provider.clientSecretSealed, UPSTREAM_SECRET_PURPOSE)).toBe("upstream-secret");
     const stored = await db().tool.findUniqueOrThrow({ where: { id: tools[1]!.id } });
     expect(decryptSecret(stored.sharedSecretEnc, LTI_SECRET_PURPOSE)).toBe(tools[1]!.secret);
   });

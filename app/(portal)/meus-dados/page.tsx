@@ -5,14 +5,26 @@ import { getCurrentUser } from "@/lib/server/auth/current-user";
 import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 import { DEFAULT_READ_LIMIT } from "@/lib/server/privacy/list-reads-about-profiles";
 import { getMyData } from "@/lib/server/privacy/get-my-data";
+import { LinkedAccounts } from "@/components/my-data/linked-accounts";
+import { listLinkableProviders } from "@/lib/server/upstream/list-sign-in-options";
+import { listUpstreamAccounts } from "@/lib/server/upstream/list-upstream-accounts";
 
 export const metadata: Metadata = { title: "Meus dados" };
 export const dynamic = "force-dynamic";
 
-export default async function MyDataPage() {
+const NOTICES: Record<string, string> = { desvinculada: "Conta desvinculada: ela não entra mais no Hub como você." };
+
+export default async function MyDataPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await getCurrentUser();
   if (!user) redirect(withCallbackUrl("/login", "/meus-dados"));
-  const subjects = await getMyData({ personId: user.personId });
+  const [subjects, accounts, providers, { conta }] = await Promise.all([
+    getMyData({ personId: user.personId }),
+    listUpstreamAccounts({ personId: user.personId }),
+    listLinkableProviders({ personId: user.personId }),
+    searchParams,
+  ]);
+  const linkedProviders = new Set(accounts.map((a) => a.providerId));
+  const linkable = providers.filter((p) => !linkedProviders.has(p.providerId));
   return (
     <article className="mx-auto max-w-3xl">
       <h1 className="text-2xl font-bold">Meus dados</h1>
@@ -27,6 +39,7 @@ export default async function MyDataPage() {
         </a>
       </p>
       <p className="mt-2 text-sm text-slate-600">O arquivo traz tudo o que o Hub guarda sobre você — só sobre você, sem dados de outras pessoas.</p>
+      <LinkedAccounts accounts={accounts} linkable={linkable} notice={typeof conta === "string" && Object.hasOwn(NOTICES, conta) ? (NOTICES[conta] ?? null) : null} />
       {subjects.map((subject, i) => (
         <DataSubjectSection key={subject.personId} subject={subject} headingId={`titular-${i}`} />
       ))}

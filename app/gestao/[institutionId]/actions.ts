@@ -13,7 +13,10 @@ import { setEdtechLink } from "@/lib/server/management/set-edtech-link";
 import { setToolSharing } from "@/lib/server/management/set-tool-sharing";
 import { revokeCard } from "@/lib/server/cards/revoke-card";
 import { saveCardSettings } from "@/lib/server/cards/save-card-settings";
+import { saveIdentityProvider } from "@/lib/server/upstream/save-identity-provider";
+import { setIdentityProviderState } from "@/lib/server/upstream/set-identity-provider-state";
 import { formObject, parseForm, type TFormState } from "@/lib/validations/form";
+import { ZIdentityProviderFormSchema, ZIdentityProviderStateFormSchema } from "@/lib/validations/upstream";
 import { parseSharingRuleForm, ZCardSettingsFormSchema, ZRevokeCardFormSchema, ZEdtechLinkFormSchema, ZFormTargetSchema, ZPlacementFormSchema, ZSchoolDataFormSchema } from "@/lib/validations/management";
 
 /** An action on one institution's pages: the manager's reach, then every page of the institution re-rendered. */
@@ -90,5 +93,23 @@ export async function revokeCardAction(institutionId: string, _state: TFormState
     const { profileId } = parseForm(ZRevokeCardFormSchema, form);
     await revokeCard({ scope, profileId });
     return done("Crachá revogado. Imprima um novo para o aluno voltar a entrar com crachá.");
+  });
+}
+
+/** "Entrada com contas da rede": add or edit an upstream identity provider. */
+export async function identityProviderAction(institutionId: string, _state: TFormState, form: FormData): Promise<TFormState> {
+  return institutionAction(institutionId, form, async (scope) => {
+    const input = parseForm(ZIdentityProviderFormSchema, form);
+    const { created } = await saveIdentityProvider({ scope, institutionId, input });
+    return done(created ? `${input.name} adicionado. O segredo foi guardado cifrado e não será mostrado de novo.` : `${input.name}: alterações salvas.`);
+  });
+}
+
+/** Enable, disable or delete an upstream identity provider: effective at the next sign-in. */
+export async function identityProviderStateAction(institutionId: string, _state: TFormState, form: FormData): Promise<TFormState> {
+  return institutionAction(institutionId, form, async (scope) => {
+    const { providerId, op } = parseForm(ZIdentityProviderStateFormSchema, form);
+    await setIdentityProviderState({ scope, institutionId, providerId, op });
+    return done(op === "delete" ? "Forma de entrada excluída." : op === "enable" ? "Forma de entrada ativada." : "Forma de entrada desativada.");
   });
 }

@@ -21,9 +21,23 @@ export type TDeveloperAuditAction =
   | "sandbox.generate_changes";
 
 export interface TAuditEntry {
-  actorPersonId: string;
-  action: TDeveloperAuditAction | `${"placement" | "institution" | "application_access" | "tool_sharing" | "edtech_link" | "card"}.${string}`;
-  targetType: "tool" | "application" | "webhook_endpoint" | "api_key" | "placement" | "institution" | "application_access" | "tool_sharing" | "edtech_link" | "class" | "sign_in_card";
+  /** Null when nobody is known yet (an upstream account refused before it pointed at a person). */
+  actorPersonId: string | null;
+  action: TDeveloperAuditAction | `${"placement" | "institution" | "application_access" | "tool_sharing" | "edtech_link" | "card" | "identity_provider" | "upstream"}.${string}`;
+  targetType:
+    | "tool"
+    | "application"
+    | "webhook_endpoint"
+    | "api_key"
+    | "placement"
+    | "institution"
+    | "application_access"
+    | "tool_sharing"
+    | "edtech_link"
+    | "class"
+    | "sign_in_card"
+    | "identity_provider"
+    | "upstream_account";
   targetId: string;
   edtechId?: string | null;
   institutionId?: string | null;

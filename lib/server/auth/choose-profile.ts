@@ -7,7 +7,8 @@ export async function chooseProfile({ token, profileId }: { token: JWT; profileI
   if (!token.sub || !/^[0-9a-f-]{36}$/i.test(profileId)) return null;
   const owned = await db().profile.findFirst({ where: { id: profileId, personId: token.sub }, select: { id: true, institutionId: true, role: true } });
   if (!owned) return null;
-  // A sign-in with this profile for the usage counts (choosing the profile already chosen is not).
-  if (token.profileId !== owned.id) await logSignIn({ institutionId: owned.institutionId, role: owned.role, method: "profile" });
+  // A sign-in with this profile for the usage counts, by the way the person signed in (choosing
+  // the profile already chosen is not one).
+  if (token.profileId !== owned.id) await logSignIn({ institutionId: owned.institutionId, role: owned.role, method: token.method ?? "password" });
   return { ...token, profileId: owned.id };
 }

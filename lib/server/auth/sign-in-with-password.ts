@@ -20,6 +20,6 @@ export async function signInWithPassword(options: { login: string; password: str
   if (only) await logSignIn({ institutionId: only.institution.id, role: only.role, method: "password" });
   return {
     ok: true,
-    token: { sub: result.person.id, name: result.person.name, email: result.person.email, profileId: profiles.length === 1 ? profiles[0]!.id : null },
+    token: { sub: result.person.id, name: result.person.name, email: result.person.email, profileId: only?.id ?? null, method: "password" },
   };
 }

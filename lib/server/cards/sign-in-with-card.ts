@@ -72,5 +72,5 @@ export async function signInWithCard(options: { token: string; address: string |
   });
   if (refusal) return { ok: false, reason: refusal };
   await logSignIn({ institutionId: card.institutionId, role: card.role, method: "card" });
-  return { ok: true, token: { sub: card.personId, name: card.name, email: card.email, profileId: card.profileId } };
+  return { ok: true, token: { sub: card.personId, name: card.name, email: card.email, profileId: card.profileId, method: "card" } };
 }

@@ -6,6 +6,7 @@
 // its new value, already sealed with the current secret).
 import { db } from "@/lib/server/db/database";
 import { LTI_SECRET_PURPOSE } from "@/lib/server/tools/lti-secret-purpose";
+import { UPSTREAM_SECRET_PURPOSE } from "@/lib/server/upstream/provider-row";
 import { SIGNING_KEY_PURPOSE } from "@/lib/server/oauth/signing-keys";
 import { IDENTITY_ROOT_PURPOSE } from "./identity-root";
 import { resealSecret } from "./secret-box";
@@ -14,10 +15,11 @@ export interface TResealReport {
   toolSecrets: number;
   signingKeys: number;
   identityRoots: number;
+  upstreamSecrets: number;
 }
 
 export async function resealSecrets(): Promise<TResealReport> {
-  const report: TResealReport = { toolSecrets: 0, signingKeys: 0, identityRoots: 0 };
+  const report: TResealReport = { toolSecrets: 0, signingKeys: 0, identityRoots: 0, upstreamSecrets: 0 };
   for (const tool of await db().tool.findMany({ select: { id: true, sharedSecretEnc: true } })) {
     const sealed = resealSecret(tool.sharedSecretEnc, LTI_SECRET_PURPOSE);
     if (sealed === null) continue;
@@ -35,6 +37,12 @@ export async function resealSecrets(): Promise<TResealReport> {
     if (sealed === null) continue;
     const { count } = await db().identityRoot.updateMany({ where: { name: root.name, sealed: root.sealed }, data: { sealed } });
     report.identityRoots += count;
+  }
+  for (const provider of await db().identityProvider.findMany({ select: { id: true, clientSecretSealed: true } })) {
+    const sealed = resealSecret(provider.clientSecretSealed, UPSTREAM_SECRET_PURPOSE);
+    if (sealed === null) continue;
+    const { count } = await db().identityProvider.updateMany({ where: { id: provider.id, clientSecretSealed: provider.clientSecretSealed }, data: { clientSecretSealed: sealed } });
+    report.upstreamSecrets += count;
   }
   return report;
 }

@@ -6,7 +6,7 @@ import { log } from "@/lib/server/log.mjs";
 import type { TFormState } from "@/lib/validations/form";
 
 // Never echoed back into the page.
-const SECRET_FIELDS = new Set(["password", "sharedSecret"]);
+const SECRET_FIELDS = new Set(["password", "sharedSecret", "clientSecret"]);
 
 /** A success's message and result. */
 export interface TFormDone<R> {

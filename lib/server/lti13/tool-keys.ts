@@ -3,27 +3,16 @@
 // when the operator set DEMO_TOOL=1), checked again at every fetch, and the connection goes only to
 // the addresses that were checked (a second DNS answer cannot point it inside: DNS rebinding).
 // jose keeps its timeout, cooldown and cache.
-import { createLocalJWKSet, createRemoteJWKSet, customFetch, type FetchImplementation, type JWK, type JWTVerifyGetKey } from "jose";
+import { createLocalJWKSet, createRemoteJWKSet, customFetch, type JWK, type JWTVerifyGetKey } from "jose";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { getFromTarget } from "@/lib/server/developer/launch-test/post-launch";
-import { resolveLaunchTarget, resolvePinnedTarget, type TLookupAll } from "@/lib/server/developer/launch-test/resolve-launch-target";
+import { resolveLaunchTarget, type TLookupAll } from "@/lib/server/developer/launch-test/resolve-launch-target";
+import { pinnedFetch } from "@/lib/server/http/pinned-fetch";
 
 const remoteSets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 /** A JWKS is a few keys; far more is not one. */
 const MAX_JWKS_BYTES = 256 * 1024;
 const TIMEOUT_MS = 5000;
-
-/** jose's fetch, through the SSRF guard: resolved, checked and pinned at every fetch. */
-function pinnedFetch(options: { allowPrivateNetwork: boolean; lookup?: TLookupAll }): FetchImplementation {
-  return async (url, init) => {
-    const target = await resolvePinnedTarget({ url: new URL(url), allowPrivateNetwork: options.allowPrivateNetwork, ...(options.lookup ? { lookup: options.lookup } : {}) });
-    if (!target) throw new Error("The tool's JWKS address is not public");
-    const result = await getFromTarget({ target, headers: Object.fromEntries(init.headers), timeoutMs: TIMEOUT_MS, maxBytes: MAX_JWKS_BYTES, signal: init.signal });
-    if (result.status === null) throw new Error(result.error);
-    return new Response(new Uint8Array(result.body), { status: result.status, headers: { "content-type": "application/json" } });
-  };
-}
 
 export async function toolKeys(registration: { jwksUrl: string | null; publicJwk: unknown }, options: { lookup?: TLookupAll } = {}): Promise<JWTVerifyGetKey> {
   if (registration.publicJwk) return createLocalJWKSet({ keys: [{ ...(registration.publicJwk as JWK), alg: "RS256" }] });
@@ -39,7 +28,7 @@ export async function toolKeys(registration: { jwksUrl: string | null; publicJwk
       timeoutDuration: TIMEOUT_MS,
       cooldownDuration: 30_000,
       cacheMaxAge: 10 * 60_000,
-      [customFetch]: pinnedFetch({ allowPrivateNetwork, ...(options.lookup ? { lookup: options.lookup } : {}) }),
+      [customFetch]: pinnedFetch({ allowPrivateNetwork, maxBytes: MAX_JWKS_BYTES, timeoutMs: TIMEOUT_MS, ...(options.lookup ? { lookup: options.lookup } : {}) }),
     });
     if (cacheKey) remoteSets.set(cacheKey, set);
   }

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import type { TProviderSettings } from "@/lib/server/upstream/provider-settings";
+import { LINK_RULES, PROVIDER_KINDS } from "@/lib/upstream/presets";
 import { db } from "@/lib/server/db/database";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { PROFILE_ROLES, type TProfileRole } from "@/lib/validations/data-api";
@@ -18,7 +20,8 @@ export interface TSharingRules {
 
 export type TRuleChange =
   | { kind: "sharing"; before: TSharingRules | null; after: TSharingRules | null }
-  | { kind: "contract"; before: boolean; after: boolean };
+  | { kind: "contract"; before: boolean; after: boolean }
+  | { kind: "provider"; before: TProviderSettings | null; after: TProviderSettings | null; credentialReplaced: boolean };
 
 export interface TRuleChangeRow {
   id: string;
@@ -27,13 +30,24 @@ export interface TRuleChangeRow {
   actorName: string | null;
   institutionId: string;
   institutionName: string;
-  partner: { id: string; kind: "application" | "tool" | "edtech"; name: string; deleted: boolean };
+  partner: { id: string; kind: "application" | "tool" | "edtech" | "provider"; name: string; deleted: boolean };
   change: TRuleChange;
 }
 
 // What the history shows: the audit rows of the sharing rules (applications; tools, as their
-// rules land) and of the edtech contracts, written by set-application-access / set-edtech-link.
-const ACTIONS = ["application_access.set", "application_access.delete", "tool_sharing.set", "tool_sharing.delete", "edtech_link.create", "edtech_link.delete"];
+// rules land), of the edtech contracts and of the upstream sign-in providers, written by
+// set-application-access / set-edtech-link / save-identity-provider / set-identity-provider-state.
+const ACTIONS = [
+  "application_access.set",
+  "application_access.delete",
+  "tool_sharing.set",
+  "tool_sharing.delete",
+  "edtech_link.create",
+  "edtech_link.delete",
+  "identity_provider.create",
+  "identity_provider.update",
+  "identity_provider.delete",
+];
 
 const ZLists = z.object({ allowed: z.array(z.string()), anonymized: z.array(z.string()) });
 // Without `roles` (every row written before per-role rules, and rules alike for every role) each
@@ -47,14 +61,31 @@ const ZDetails = z.object({
   partnerName: z.string().optional().catch(undefined),
   before: z.unknown().optional(),
   after: z.unknown().optional(),
+  credentialReplaced: z.boolean().optional().catch(undefined),
 });
+const ZProviderSettings = z
+  .object({
+    kind: z.enum(PROVIDER_KINDS),
+    name: z.string(),
+    issuer: z.string(),
+    tenantId: z.string().nullable(),
+    clientId: z.string(),
+    allowedDomains: z.array(z.string()),
+    linkRule: z.enum(LINK_RULES),
+    enabled: z.boolean(),
+  })
+  .nullable()
+  .catch(null);
 
 const kindOf = (action: string): TRuleChangeRow["partner"]["kind"] =>
-  action.startsWith("tool_sharing.") ? "tool" : action.startsWith("edtech_link.") ? "edtech" : "application";
+  action.startsWith("tool_sharing.") ? "tool" : action.startsWith("edtech_link.") ? "edtech" : action.startsWith("identity_provider.") ? "provider" : "application";
 
 function changeOf(action: string, details: Prisma.JsonValue): TRuleChange {
   const parsed = ZDetails.safeParse(details ?? {});
   const d = parsed.success ? parsed.data : {};
+  if (kindOf(action) === "provider") {
+    return { kind: "provider", before: ZProviderSettings.parse(d.before ?? null), after: ZProviderSettings.parse(d.after ?? null), credentialReplaced: d.credentialReplaced ?? false };
+  }
   if (kindOf(action) === "edtech") {
     // Rows written before the history existed carry no details: the action says it all.
     return { kind: "contract", before: action === "edtech_link.delete", after: action === "edtech_link.create" };
@@ -86,13 +117,14 @@ export async function listSharingRuleChanges(options: {
   ]);
   const ids = (kind: TRuleChangeRow["partner"]["kind"]) => [...new Set([...rows, ...targets].filter((r) => kindOf(r.action) === kind && r.targetId).map((r) => r.targetId!))];
   const actorIds = [...new Set(rows.flatMap((r) => (r.actorPersonId ? [r.actorPersonId] : [])))];
-  const [applications, tools, edtechs, actors] = await Promise.all([
+  const [applications, tools, edtechs, providers, actors] = await Promise.all([
     db().oAuthApplication.findMany({ where: { id: { in: ids("application") } }, select: { id: true, name: true } }),
     db().tool.findMany({ where: { id: { in: ids("tool") } }, select: { id: true, title: true } }),
     db().edtech.findMany({ where: { id: { in: ids("edtech") } }, select: { id: true, name: true } }),
+    db().identityProvider.findMany({ where: { id: { in: ids("provider") } }, select: { id: true, name: true } }),
     db().person.findMany({ where: { id: { in: actorIds } }, select: { id: true, name: true } }),
   ]);
-  const live = new Map<string, string>([...applications.map((a) => [a.id, a.name] as const), ...tools.map((t) => [t.id, t.title] as const), ...edtechs.map((e) => [e.id, e.name] as const)]);
+  const live = new Map<string, string>([...applications.map((a) => [a.id, a.name] as const), ...tools.map((t) => [t.id, t.title] as const), ...edtechs.map((e) => [e.id, e.name] as const), ...providers.map((p) => [p.id, p.name] as const)]);
   const actorNames = new Map(actors.map((a) => [a.id, a.name]));
   const partnerOf = (r: { targetId: string | null; action: string; details: Prisma.JsonValue }): TRuleChangeRow["partner"] => {
     const id = r.targetId ?? "";

@@ -30,6 +30,11 @@ export async function exportMyData(options: { personId: string; now?: Date }) {
       createdAt: true,
       updatedAt: true,
       edtechMembers: { select: { role: true, createdAt: true, edtech: { select: { name: true } } }, orderBy: { createdAt: "asc" } },
+      // The upstream accounts linked to her (issue #42): the provider's subject is her identifier there.
+      upstreamAccounts: {
+        select: { subject: true, email: true, createdAt: true, lastUsedAt: true, unlinkedAt: true, provider: { select: { name: true, kind: true, issuer: true } } },
+        orderBy: { createdAt: "asc" },
+      },
       profiles: {
         select: {
           id: true,
@@ -96,6 +101,16 @@ export async function exportMyData(options: { personId: string; now?: Date }) {
       ...p.guardedBy.map((g) => ({ ...where(p), relacao: "aluno(a) com responsável vinculado", parentesco: g.kinship, desde: g.createdAt.toISOString() })),
     ]),
     edtechs: person.edtechMembers.map((m) => ({ edtech: m.edtech.name, papel: m.role, desde: m.createdAt.toISOString() })),
+    contasVinculadas: person.upstreamAccounts.map((a) => ({
+      provedor: a.provider.name,
+      tipo: a.provider.kind,
+      emissor: a.provider.issuer,
+      identificador: a.subject,
+      email: a.email,
+      vinculadaEm: a.createdAt.toISOString(),
+      ultimoUso: a.lastUsedAt.toISOString(),
+      desvinculadaEm: a.unlinkedAt?.toISOString() ?? null,
+    })),
     compartilhamento: sharing.profiles.map((s) => ({
       perfilId: s.profileId,
       papel: s.role,

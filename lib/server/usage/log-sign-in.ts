@@ -1,8 +1,14 @@
 import type { Role } from "@/lib/generated/prisma/enums";
 import { database } from "@/lib/server/db/database";
 import { log } from "@/lib/server/log.mjs";
+import type { TProviderKind } from "@/lib/upstream/presets";
 
-export type TSignInMethod = "password" | "profile" | "card";
+/**
+ * How a person proved who they are: a password, a sign-in card, or an upstream provider
+ * (lib/upstream/presets.ts). `profile` is only read: rows from before issue #42 say it for a
+ * password sign-in whose profile was chosen in the picker.
+ */
+export type TSignInMethod = "password" | "card" | TProviderKind;
 
 /**
  * Counts one sign-in with a profile for the usage page: the profile's institution and kind, never

@@ -10,7 +10,7 @@ export interface TUsageAnswer {
   instituicao: { id: string; nome: string };
   de: string;
   ate: string;
-  uso: { tipo: "lancamento" | "entrada"; dia: string; instituicaoId: string; instituicao: string; ferramentaId: string | null; ferramenta: string | null; perfil: string; quantidade: number }[];
+  uso: { tipo: "lancamento" | "entrada"; dia: string; instituicaoId: string; instituicao: string; ferramentaId: string | null; ferramenta: string | null; perfil: string; quantidade: number; formaDeEntrada: string | null }[];
 }
 
 /**
@@ -38,6 +38,7 @@ export async function readUsage(options: { apiKey: string | null | undefined; or
       ferramenta: r.toolName,
       perfil: r.role ?? "desconhecido",
       quantidade: r.count,
+      formaDeEntrada: r.method,
     })),
   };
 }

@@ -68,6 +68,11 @@ describe("the manager's usage page", () => {
       { label: "Escola Um/aluno", count: 1 },
       { label: "Escola Um/professor", count: 1 },
     ]);
+    // By method: the picker counts the session's method (password, when the session predates it).
+    expect(totalsBy(signIns, (r) => r.method ?? "none")).toEqual([
+      { label: "password", count: 2 },
+      { label: "card", count: 1 },
+    ]);
   });
 
   it("a school's manager sees only that school; other periods are empty; bad dates are a 400 naming the field", async () => {
@@ -83,12 +88,12 @@ describe("the manager's usage page", () => {
   it("the CSV has a header and one line per count, with no person in it", async () => {
     const usage = await getInstitutionUsage({ scope: f.network, institutionId: f.networkId, query: {} });
     const lines = usageCsv(usage.rows).trimEnd().split("\r\n");
-    expect(lines[0]).toBe("tipo,dia,instituicao_id,instituicao,ferramenta_id,ferramenta,perfil,quantidade");
+    expect(lines[0]).toBe("tipo,dia,instituicao_id,instituicao,ferramenta_id,ferramenta,perfil,quantidade,forma_de_entrada");
     const today = hubToday();
-    expect(lines).toContain(`lancamento,${today},${f.school1.id},Escola Um,${tools.a.id},${tools.a.title},aluno,2`);
-    expect(lines).toContain(`lancamento,${today},${f.school1.id},Escola Um,${tools.a.id},${tools.a.title},professor,1`);
-    expect(lines).toContain(`lancamento,${today},${f.school2.id},Escola Dois,${tools.a.id},${tools.a.title},aluno,1`);
-    expect(lines).toContain(`entrada,${today},${f.school2.id},Escola Dois,,,aluno,1`);
+    expect(lines).toContain(`lancamento,${today},${f.school1.id},Escola Um,${tools.a.id},${tools.a.title},aluno,2,`);
+    expect(lines).toContain(`lancamento,${today},${f.school1.id},Escola Um,${tools.a.id},${tools.a.title},professor,1,`);
+    expect(lines).toContain(`lancamento,${today},${f.school2.id},Escola Dois,${tools.a.id},${tools.a.title},aluno,1,`);
+    expect(lines).toContain(`entrada,${today},${f.school2.id},Escola Dois,,,aluno,1,card`);
     expect(lines).toHaveLength(1 + usage.rows.length);
     const csv = lines.join("\n");
     expect(csv).not.toContain(f.school1.studentId);
@@ -96,8 +101,8 @@ describe("the manager's usage page", () => {
   });
 
   it("quotes fields with commas and neutralises spreadsheet formulas", () => {
-    const row = { kind: "launch" as const, day: "2026-11-26", institutionId: "i", institutionName: 'Escola "A", Centro', toolId: "t", toolName: "=HYPERLINK()", role: null, count: 1 };
-    expect(usageCsv([row]).split("\r\n")[1]).toBe(`lancamento,2026-11-26,i,"Escola ""A"", Centro",t,'=HYPERLINK(),desconhecido,1`);
+    const row = { kind: "launch" as const, day: "2026-11-26", institutionId: "i", institutionName: 'Escola "A", Centro', toolId: "t", toolName: "=HYPERLINK()", role: null, method: null, count: 1 };
+    expect(usageCsv([row]).split("\r\n")[1]).toBe(`lancamento,2026-11-26,i,"Escola ""A"", Centro",t,'=HYPERLINK(),desconhecido,1,`);
   });
 });
 

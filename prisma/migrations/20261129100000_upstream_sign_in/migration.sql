@@ -30,6 +30,7 @@ CREATE TABLE "UpstreamAccount" (
     "email" TEXT,
     "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "lastUsedAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "unlinkedAt" TIMESTAMPTZ(3),
     CONSTRAINT "UpstreamAccount_pkey" PRIMARY KEY ("id")
 );
 CREATE UNIQUE INDEX "UpstreamAccount_providerId_subject_key" ON "UpstreamAccount"("providerId", "subject");

@@ -5,7 +5,7 @@ import { ROLE_LABEL } from "@/lib/labels";
 import { AppError } from "@/lib/errors";
 import { requireManagerSection } from "@/lib/server/management/require-manager-page";
 import { getInstitutionUsage, type TInstitutionUsage } from "@/lib/server/usage/get-institution-usage";
-import { daysBetween, totalsBy, type TUsageRow } from "@/lib/usage/usage";
+import { daysBetween, SIGN_IN_METHOD_LABEL, totalsBy, type TUsageRow } from "@/lib/usage/usage";
 
 export const metadata: Metadata = { title: "Uso" };
 
@@ -76,6 +76,7 @@ export default async function UsagePage({ params, searchParams }: Props) {
             </h2>
             <div className="mt-4 grid gap-6 lg:grid-cols-2">
               <UsageBars caption="Por tipo de perfil" label="Perfil" rows={totalsBy(signIns, roleLabel)} testId="sign-ins-by-role" />
+              <UsageBars caption="Por forma de entrada" label="Forma" rows={totalsBy(signIns, (r) => SIGN_IN_METHOD_LABEL[r.method ?? "password"])} testId="sign-ins-by-method" />
               <UsageBars caption="Por escola" label="Instituição" rows={totalsBy(signIns, (r) => r.institutionName)} testId="sign-ins-by-school" />
               <UsageDays caption="Por dia" days={perDay(signIns)} testId="sign-ins-by-day" />
             </div>

@@ -119,17 +119,35 @@ export function postToTarget({ target, body, headers, timeoutMs }: { target: TLa
   });
 }
 
-export type TGetResult = { status: number; body: Buffer } | { status: null; error: string };
+export type TGetResult = { status: number; body: Buffer; contentType: string | null } | { status: null; error: string };
 
 /**
- * GETs a checked target (a tool's JWKS) and reads at most `maxBytes` of the answer: a longer one
- * is cut off and reported as no answer. `signal` (the caller's timeout) aborts it too.
+ * Sends a request (GET by default; a POST with `body`: an upstream token request) to a checked
+ * target (a tool's JWKS, an upstream identity provider) and reads at most `maxBytes` of the answer:
+ * a longer one is cut off and reported as no answer. `signal` (the caller's timeout) aborts it too.
  */
-export function getFromTarget({ target, headers, timeoutMs, maxBytes, signal }: { target: TLaunchTarget; headers: Record<string, string>; timeoutMs: number; maxBytes: number; signal?: AbortSignal }): Promise<TGetResult> {
+export function fetchFromTarget({
+  target,
+  headers,
+  timeoutMs,
+  maxBytes,
+  signal,
+  method = "GET",
+  body,
+}: {
+  target: TLaunchTarget;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  maxBytes: number;
+  signal?: AbortSignal;
+  method?: "GET" | "POST";
+  body?: string;
+}): Promise<TGetResult> {
   return requestTarget<TGetResult>({
     target,
-    method: "GET",
-    headers,
+    method,
+    headers: body === undefined ? headers : { ...headers, "Content-Length": Buffer.byteLength(body) },
+    ...(body === undefined ? {} : { body }),
     signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
     onResponse: (response, settle) => {
       const chunks: Buffer[] = [];
@@ -143,7 +161,7 @@ export function getFromTarget({ target, headers, timeoutMs, maxBytes, signal }: 
         }
         chunks.push(chunk);
       });
-      response.on("end", () => settle({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      response.on("end", () => settle({ status: response.statusCode ?? 0, body: Buffer.concat(chunks), contentType: response.headers["content-type"] ?? null }));
       response.on("error", () => settle({ status: null, error: NO_ANSWER }));
     },
   });

@@ -10,13 +10,36 @@ import { requireManagerSection } from "@/lib/server/management/require-manager-p
 import { ROLE_LABEL } from "@/lib/labels";
 import { PROFILE_ROLES } from "@/lib/validations/data-api";
 import { ZRuleHistoryQuerySchema } from "@/lib/validations/management";
+import type { TProviderSettings } from "@/lib/server/upstream/provider-settings";
 
 export const metadata: Metadata = { title: "Mudanças nas regras de compartilhamento" };
 
 type Props = { params: Promise<{ institutionId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const KIND_LABEL: Record<TRuleChangeRow["partner"]["kind"], string> = { application: "Aplicação", tool: "Ferramenta", edtech: "Edtech (vínculo)" };
-const DELETED_LABEL: Record<TRuleChangeRow["partner"]["kind"], string> = { application: "aplicação excluída", tool: "ferramenta excluída", edtech: "edtech excluída" };
+const KIND_LABEL: Record<TRuleChangeRow["partner"]["kind"], string> = { application: "Aplicação", tool: "Ferramenta", edtech: "Edtech (vínculo)", provider: "Forma de entrada" };
+const DELETED_LABEL: Record<TRuleChangeRow["partner"]["kind"], string> = {
+  application: "aplicação excluída",
+  tool: "ferramenta excluída",
+  edtech: "edtech excluída",
+  provider: "forma de entrada excluída",
+};
+
+function Provider({ settings, label, credentialReplaced }: { settings: TProviderSettings | null; label: string; credentialReplaced: boolean }) {
+  if (!settings) return <p><span className="sr-only">{label}: </span><span className="text-slate-500">Não existia</span></p>;
+  return (
+    <dl className="space-y-0.5" aria-label={label}>
+      <div><dt className="inline font-medium">Situação: </dt><dd className="inline">{settings.enabled ? "ativa" : "desativada"}</dd></div>
+      <div><dt className="inline font-medium">Emissor: </dt><dd className="inline break-all">{settings.issuer}</dd></div>
+      <div><dt className="inline font-medium">Client ID: </dt><dd className="inline break-all">{settings.clientId}</dd></div>
+      {settings.tenantId && <div><dt className="inline font-medium">Locatário: </dt><dd className="inline">{settings.tenantId}</dd></div>}
+      <div>
+        <dt className="inline font-medium">Vínculo: </dt>
+        <dd className="inline">{settings.linkRule === "cpf" ? "CPF" : `e-mail verificado (${settings.allowedDomains.join(", ")})`}</dd>
+      </div>
+      {credentialReplaced && <div><dt className="inline font-medium">Client secret: </dt><dd className="inline">trocado</dd></div>}
+    </dl>
+  );
+}
 
 const attributeLabel = (name: string) => (ATTRIBUTE_LABEL as Record<string, string>)[name] ?? name;
 
@@ -46,6 +69,7 @@ function Rules({ rules, label }: { rules: TSharingRules | null; label: string })
 function Change({ change, side }: { change: TRuleChange; side: "before" | "after" }) {
   const label = side === "before" ? "Antes" : "Depois";
   if (change.kind === "contract") return <p><span className="sr-only">{label}: </span>{change[side] ? "Vinculada" : "Sem vínculo"}</p>;
+  if (change.kind === "provider") return <Provider settings={change[side]} label={label} credentialReplaced={side === "after" && change.credentialReplaced} />;
   return <Rules rules={change[side]} label={label} />;
 }
 
@@ -59,7 +83,7 @@ export default async function RuleHistoryPage({ params, searchParams }: Props) {
       <AccessLogTabs institutionId={institution.id} current="regras" />
       <p className="text-sm text-slate-600">
         Quem mudou, e quando, o que cada parceiro recebe desta instituição e das unidades abaixo dela: os atributos compartilhados e anonimizados de
-        cada aplicação e os vínculos com edtechs, com o estado antes e depois.
+        cada aplicação, os vínculos com edtechs e as formas de entrada com contas da rede, com o estado antes e depois.
       </p>
       <form method="get" action={basePath} className="flex flex-wrap items-end gap-3" aria-label="Filtrar mudanças">
         <div>

@@ -7,8 +7,11 @@ import { SearchForm } from "@/components/management/filter-form";
 import { FormSection } from "@/components/management/page-sections";
 import { formatCpf, ROLE_OPTIONS } from "@/components/management/labels";
 import { card, sectionTitle } from "@/components/management/styles";
+import { formatDateTime } from "@/components/management/labels";
 import { ROLE_LABEL } from "@/lib/labels";
 import { getPersonDetail } from "@/lib/server/management/get-person-detail";
+import { listAncestors } from "@/lib/server/institution-tree/list-ancestors";
+import { listUpstreamAccounts } from "@/lib/server/upstream/list-upstream-accounts";
 import { requireManagerPage } from "@/lib/server/management/require-manager-page";
 import { searchProfiles } from "@/lib/server/management/search-profiles";
 import { ZListQuerySchema } from "@/lib/validations/management";
@@ -31,6 +34,8 @@ export default async function PersonPage({ params, searchParams }: Props) {
   const editable = detail.profilesOutsideReach === 0;
   const guardianCandidates = profile.role === "aluno" && find ? await searchProfiles({ scope, institutionId: institution.id, role: "responsavel", q: find }) : [];
   const linkedGuardians = new Set(detail.guardians.map((g) => g.profileId));
+  const ancestors = await listAncestors({ institutionId: institution.id });
+  const accounts = await listUpstreamAccounts({ personId: person.id, providerInstitutionIds: ancestors.map((a) => a.id) });
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -191,6 +196,22 @@ export default async function PersonPage({ params, searchParams }: Props) {
             ]}
           />
         </div>
+      </section>
+
+      <section aria-labelledby="accounts-title" className={card}>
+        <h3 id="accounts-title" className={sectionTitle}>Contas vinculadas</h3>
+        {accounts.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-600">Nenhuma conta da rede (Google, Microsoft, gov.br) vinculada: a pessoa entra com e-mail ou CPF e senha, ou crachá.</p>
+        ) : (
+          <ul className="mt-2 list-inside list-disc text-sm">
+            {accounts.map((a) => (
+              <li key={a.id}>
+                {a.providerName}
+                {a.email ? ` · ${a.email}` : ""} · vinculada em {formatDateTime(a.createdAt)} · último uso em {formatDateTime(a.lastUsedAt)}
+              </li>
+            ))}
+          </ul>
+        )}
       </section>
     </div>
   );

@@ -1,0 +1,36 @@
+import type { NextRequest } from "next/server";
+import { readSession, writeSession } from "@/lib/server/auth/session-cookie";
+import { toResponse } from "@/lib/server/http/error-response";
+import { seeOther } from "@/lib/server/http/form-post";
+import { otherMethods } from "@/lib/server/http/other-methods";
+import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
+import { finishUpstreamSignIn } from "@/lib/server/upstream/finish-upstream-sign-in";
+import { openPending, pendingCookie } from "@/lib/server/upstream/pending-sign-in";
+import { upstreamRedirectUri } from "@/lib/server/upstream/upstream-client";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * The redirect URI every upstream provider sends the browser back to. The pending cookie is
+ * cleared whatever happens (one attempt per start); a refusal lands on a page that says why,
+ * with no session; success is the session a password sign-in gives, then the profile picker.
+ */
+export async function GET(request: NextRequest): Promise<Response> {
+  const { name, options } = pendingCookie();
+  try {
+    // The URL as registered with the provider (HUB_BASE_URL), whatever host the request came in on.
+    const currentUrl = new URL(`${upstreamRedirectUri()}${request.nextUrl.search}`);
+    const session = await readSession(request);
+    const result = await finishUpstreamSignIn({ currentUrl, pending: openPending(request.cookies.get(name)?.value), sessionPersonId: session?.sub ?? null });
+    const response = result.ok ? await writeSession(seeOther(withCallbackUrl("/perfil", result.callbackUrl)), result.token) : seeOther(`/entrar/recusado?motivo=${result.reason}`);
+    response.cookies.set(name, "", { ...options, maxAge: 0 });
+    // The callback URL carries the provider's code: it must not leave through a Referer.
+    response.headers.set("Referrer-Policy", "no-referrer");
+    return response;
+  } catch (error) {
+    return toResponse(error, { headers: { "Cache-Control": "no-store" } });
+  }
+}
+
+/** RFC 9110 §15.5.6: the other methods answer 405 with Allow (lib/server/http/other-methods.ts). */
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);
