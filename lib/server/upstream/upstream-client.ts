@@ -1,7 +1,7 @@
 // The relying party's configuration of one upstream provider: openid-client's discovery, cached so
 // an upstream sign-in costs at most one discovery read per provider per hour and process
-// (issue #42, point 7). openid-client keeps the provider's JWKS inside the configuration, with
-// jose's cache, cooldown and refetch on an unknown `kid` (key rotation).
+// (issue #42, point 7). openid-client keeps the provider's JWKS inside the configuration, cached,
+// and fetches it again for an unknown `kid` (key rotation).
 import * as client from "openid-client";
 import { env } from "@/lib/env";
 import { decryptSecret } from "@/lib/server/crypto/secret-box";
@@ -47,7 +47,10 @@ async function discover(provider: TProviderRow): Promise<client.Configuration> {
     timeout: TIMEOUT_S,
     // Every request to the provider (discovery, JWKS, token) through the SSRF guard: a manager types the issuer.
     [client.customFetch]: pinnedFetch({ allowPrivateNetwork: env().DEMO_TOOL_EXPLICIT, maxBytes: MAX_ANSWER_BYTES, timeoutMs: TIMEOUT_S * 1000 }),
-    ...(insecureIssuerAllowed(issuer) ? { execute: [client.allowInsecureRequests] } : {}),
+    // The id token's signature is checked against the provider's JWKS (cached, fetched again for an
+    // unknown `kid`): openid-client would otherwise trust the token endpoint's TLS alone (OpenID
+    // Connect Core §3.1.3.7), and a token signed by a key the provider never published would pass.
+    execute: [client.enableNonRepudiationChecks, ...(insecureIssuerAllowed(issuer) ? [client.allowInsecureRequests] : [])],
   });
 }
 
