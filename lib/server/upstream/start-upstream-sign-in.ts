@@ -1,5 +1,4 @@
 import * as client from "openid-client";
-import { AppError } from "@/lib/errors";
 import { db } from "@/lib/server/db/database";
 import { log } from "@/lib/server/log.mjs";
 import { PROVIDER_PRESETS } from "@/lib/upstream/presets";
@@ -16,10 +15,9 @@ export type TStartResult = { ok: true; location: string; pending: string } | { o
  * state, nonce and verifier never appear anywhere else (no log, no page).
  */
 export async function startUpstreamSignIn(options: { providerId: string; callbackUrl: string; loginHint?: string | null; linkFor?: string | null }): Promise<TStartResult> {
-  if (!/^[0-9a-f-]{36}$/i.test(options.providerId)) throw new AppError("not_found", "Forma de entrada não encontrada.");
-  const row = await db().identityProvider.findUnique({ where: { id: options.providerId }, select: PROVIDER_SELECT });
-  if (!row) throw new AppError("not_found", "Forma de entrada não encontrada.");
-  if (!row.enabled) return { ok: false, reason: "desativado" };
+  // A button of a page opened before its provider was deleted (or a made-up link) reads like a disabled one.
+  const row = /^[0-9a-f-]{36}$/i.test(options.providerId) ? await db().identityProvider.findUnique({ where: { id: options.providerId }, select: PROVIDER_SELECT }) : null;
+  if (!row?.enabled) return { ok: false, reason: "desativado" };
   let config: client.Configuration;
   try {
     config = await upstreamClient({ ...row, linkRule: asLinkRule(row.linkRule) });
