@@ -1,7 +1,7 @@
 // Upstream sign-in (issue #42) against a real OpenID provider (oidc-provider, started here like
 // each preset): the services the routes call, from the authorization request to the session's
 // claims, and every refusal. The browser flow through the served hub is e2e/upstream-sign-in.spec.ts.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetEnvCache } from "@/lib/env";
 import { db } from "@/lib/server/db/database";
 import { createPerson } from "@/lib/server/school-data/create-person";
@@ -243,6 +243,37 @@ describe("what the callback refuses before any person is looked at", () => {
       expect(refusal(await signInWith("google", "ana@escola.edu.br"))).toBe("resposta");
     } finally {
       providers.google.setTamper(null);
+    }
+  });
+});
+
+describe("the provider's keys", () => {
+  it("a rotated key is fetched when a token names it, once the cached set is a minute old", async () => {
+    const rotating = await startUpstreamProvider({ preset: "oidc", clients: [{ client_id: "hub-rotating", client_secret: "secret-rotating", redirect_uris: [REDIRECT_URI] }] });
+    const input = ZIdentityProviderFormSchema.parse(form({ kind: "oidc", issuer: rotating.issuer, clientId: "hub-rotating", clientSecret: "secret-rotating", allowedDomains: "escola.edu.br", linkRule: "email" }));
+    const { id } = await saveIdentityProvider({ scope: f.network, institutionId: f.school1.id, input });
+    const signIn = async () => {
+      const start = await startUpstreamSignIn({ providerId: id, callbackUrl: "/" });
+      if (!start.ok) throw new Error(start.reason);
+      return finishUpstreamSignIn({ currentUrl: await signInHeadless(start.location, "ana@escola.edu.br"), pending: openPending(start.pending), sessionPersonId: null });
+    };
+    try {
+      expect((await signIn()).ok).toBe(true);
+      expect(rotating.counts.jwks).toBe(1);
+      await rotating.rotateKey();
+      // Within a minute of the last fetch a token naming an unknown key is refused without asking
+      // the provider again: forged kids cannot make the hub hammer it.
+      expect(refusal(await signIn())).toBe("resposta");
+      expect(rotating.counts.jwks).toBe(1);
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(Date.now() + 61_000);
+      expect(await signIn()).toMatchObject({ ok: true, token: { sub: people.ana.personId } });
+      expect(rotating.counts.jwks).toBe(2);
+      expect(rotating.counts.discovery).toBe(1);
+    } finally {
+      vi.useRealTimers();
+      await setIdentityProviderState({ scope: f.network, institutionId: f.school1.id, providerId: id, op: "delete" });
+      await rotating.close();
     }
   });
 });
