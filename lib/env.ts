@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { baseUrlFrom } from "./base-url.mjs";
 
 function isTimeZone(zone: string): boolean {
   try {
@@ -62,7 +63,8 @@ export function env(): TEnv {
   const e = parsed.data;
   cached = {
     ...e,
-    HUB_BASE_URL: (e.HUB_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    // The same rule server.mjs reads it by (lib/base-url.mjs), so its redirect to it cannot disagree.
+    HUB_BASE_URL: baseUrlFrom(e),
     // The reference tool provider is part of the embedded demo, off by default elsewhere.
     DEMO_TOOL: e.DEMO_TOOL ?? (e.DATABASE_URL ? "0" : "1"),
     DEMO_TOOL_EXPLICIT: e.DEMO_TOOL === "1",

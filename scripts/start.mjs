@@ -1,10 +1,11 @@
 // `npm start`: install what is missing, generate, migrate and seed, build if needed, serve.
 import { spawn } from "node:child_process";
+import { baseUrlFrom } from "../lib/base-url.mjs";
 import { ensureBuilt, ensureGenerated, ensureInstalled, ensurePrepared, root } from "./lib/steps.mjs";
 import { serverSpawn } from "./lib/server-command.mjs";
 
 const port = Number(process.env.PORT ?? 3000);
-const baseUrl = (process.env.HUB_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
+const baseUrl = baseUrlFrom({ HUB_BASE_URL: process.env.HUB_BASE_URL, PORT: port });
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 
 ensureInstalled();
