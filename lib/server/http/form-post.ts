@@ -1,6 +1,9 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { AppError } from "@/lib/errors";
-import { toResponse } from "@/lib/server/http/error-response";
+import { env } from "@/lib/env";
+import { RETRY_AFTER_SECONDS, type AppErrorCode } from "@/lib/errors";
+import { reportError } from "@/lib/server/http/error-response";
+import { htmlResponse } from "@/lib/server/launch/html";
+import { errorPage, homeLink, otherAddressPage, signInLink, type TErrorPage } from "./html-page.mjs";
 import { readRequestBody } from "./read-request-body";
 import { mediaType } from "./media-type";
 import { isSameOriginPost } from "./same-origin";
@@ -10,18 +13,54 @@ const FORM_MAX_BYTES = 16 * 1024;
 /**
  * A plain HTML form post (`application/x-www-form-urlencoded`), the way the hub's sign-in and
  * profile forms arrive with or without JavaScript: same-origin only, bounded, parsed once.
- * The handler answers with a redirect (see `seeOther`); refusals are the app's JSON errors.
+ * The handler answers with a redirect (see `seeOther`). A refusal, or an error the handler throws,
+ * is a page in Portuguese with the same status (formRefusal): a person submitted the form, and the
+ * browser would show JSON as it is.
  */
 export async function handleFormPost(request: NextRequest, handler: (form: URLSearchParams) => Promise<Response>): Promise<Response> {
+  const base = env().HUB_BASE_URL;
+  if (!isSameOriginPost(request.headers, request.nextUrl.origin)) return formRefusal(otherAddressPage(base));
+  if (mediaType(request.headers.get("content-type")) !== "application/x-www-form-urlencoded") {
+    return formRefusal({
+      status: 415,
+      title: TITLES.unsupported_media_type,
+      text: "O Hub recebe formulários somente no formato de um formulário HTML (application/x-www-form-urlencoded). Nada foi alterado.",
+      link: homeLink(base),
+    });
+  }
   try {
-    if (!isSameOriginPost(request.headers, request.nextUrl.origin)) throw new AppError("forbidden", "Envio de formulário de outra origem recusado.");
-    if (mediaType(request.headers.get("content-type")) !== "application/x-www-form-urlencoded") throw new AppError("unsupported_media_type", "Envie o formulário como application/x-www-form-urlencoded.");
     const body = await readRequestBody(request, FORM_MAX_BYTES);
-    if (body === null) throw new AppError("payload_too_large", "Formulário grande demais.");
+    if (body === null) {
+      return formRefusal({ status: 413, title: TITLES.payload_too_large, text: "O formulário passa do limite de 16 KiB do Hub. Nada foi alterado.", link: homeLink(base) });
+    }
     return await handler(new URLSearchParams(body));
   } catch (error) {
-    return toResponse(error, { headers: { "Cache-Control": "no-store" } });
+    const { appError, requestId } = reportError(error);
+    const page = { status: appError.status, title: TITLES[appError.code], text: appError.message, detail: requestId };
+    const response = formRefusal({ ...page, link: appError.code === "unauthorized" ? signInLink(base) : homeLink(base) });
+    if (appError.code === "unavailable") response.headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+    return response;
   }
+}
+
+/** What a person reads as the heading of a form's refusal, per error code. */
+const TITLES: Record<AppErrorCode, string> = {
+  bad_request: "Formulário com dados inválidos",
+  unauthorized: "Entre novamente para continuar",
+  forbidden: "Envio não permitido",
+  not_found: "Não encontrado",
+  conflict: "O envio conflita com uma alteração recente",
+  payload_too_large: "Formulário grande demais",
+  unsupported_media_type: "Formulário em um formato não aceito",
+  too_many_requests: "Tentativas demais",
+  internal: "Algo deu errado no Hub",
+  unavailable: "O Hub está indisponível no momento",
+};
+
+/** The refusal page, never cached (it may answer a sign-in). */
+function formRefusal(page: TErrorPage): Response {
+  const { html, csp } = errorPage(page);
+  return htmlResponse(html, { status: page.status, csp });
 }
 
 /** 303 See Other to a path of the hub: the browser follows with a GET (RFC 9110 §15.4.4). */
