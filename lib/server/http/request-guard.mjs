@@ -8,7 +8,9 @@ import { IncomingMessage, STATUS_CODES } from "node:http";
 // Next's own check of the client router's state header, so the guard refuses exactly what Next
 // would throw on (a pinned Next: the module's path is part of its build output, not of its API).
 import nextRouterState from "next/dist/server/app-render/parse-and-validate-flight-router-state.js";
+import { baseUrlFrom } from "../../base-url.mjs";
 import { stampClientAddress } from "./client-address.mjs";
+import { errorPage, homeLink, otherAddressPage } from "./html-page.mjs";
 
 const { parseAndValidateFlightRouterState } = nextRouterState;
 
@@ -109,22 +111,62 @@ function headerValue(value) {
 }
 
 /**
- * Answers a refused request: JSON `{ "message": ... }` on every path (an API client parses it; a
- * browser shows it, which is enough for a URL nobody types), never cached; HEAD gets the same
- * status and headers without a body. An unread request body is
- * drained by node:http (closing instead would reset a client still sending it).
+ * Answers a refused request, never cached; HEAD gets the same status and headers without a body.
+ * A person's browser (wantsPage) gets a page in Portuguese saying what happened, with a link to
+ * the hub at its base URL: a form posted to a page from another address, a URL typed or pasted
+ * wrong. Anything else gets JSON `{ "message": ... }`, which an API client parses. An unread
+ * request body is drained by node:http (closing instead would reset a client still sending it).
  * @param {import("node:http").IncomingMessage} req
  * @param {import("node:http").ServerResponse} res
  * @param {Rejection} rejection
  */
 export function sendRejection(req, res, rejection) {
-  const body = JSON.stringify({ message: rejection.message });
+  let body;
+  if (wantsPage(req.headers)) {
+    const page = errorPage(rejectionPage(rejection, baseUrlFrom(process.env)));
+    body = page.html;
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    res.setHeader("Content-Security-Policy", page.csp);
+  } else {
+    body = JSON.stringify({ message: rejection.message });
+    res.setHeader("Content-Type", "application/json; charset=utf-8");
+  }
   res.statusCode = rejection.status;
-  res.setHeader("Content-Type", "application/json; charset=utf-8");
   res.setHeader("Content-Length", Buffer.byteLength(body));
   res.setHeader("Cache-Control", "no-store");
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.end(req.method === "HEAD" ? undefined : body);
+}
+
+/**
+ * Whether the answer is read by a person: a browser's navigation (`Sec-Fetch-Mode: navigate`), or
+ * a client that asks for HTML (every browser's page request names text/html in Accept; fetch()
+ * sends *\/*, Next's own requests text/x-component, API clients JSON or nothing).
+ * @param {import("node:http").IncomingHttpHeaders} headers
+ */
+export function wantsPage(headers) {
+  if (headerValue(headers["sec-fetch-mode"]) === "navigate") return true;
+  return /(^|[\s,])text\/html\s*(;|,|$)/i.test(headerValue(headers.accept) ?? "");
+}
+
+/** @type {Record<Rejection["status"], string>} */
+const REJECTION_TITLES = {
+  400: "Pedido inválido",
+  403: "Formulário enviado de outro endereço",
+  413: "Envio grande demais",
+  414: "Endereço longo demais",
+};
+
+/**
+ * The page for a refusal: a form posted to a page from another address reads as the form routes'
+ * same refusal (otherAddressPage); the rest say what was wrong and lead home.
+ * @param {Rejection} rejection
+ * @param {string} baseUrl
+ * @returns {import("./html-page.mjs").TErrorPage}
+ */
+function rejectionPage(rejection, baseUrl) {
+  if (rejection.status === 403) return otherAddressPage(baseUrl);
+  return { status: rejection.status, title: REJECTION_TITLES[rejection.status], text: `${rejection.message} Nada foi alterado.`, link: homeLink(baseUrl) };
 }
 
 /**

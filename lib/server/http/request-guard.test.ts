@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Readable } from "node:stream";
 import type { IncomingMessage } from "node:http";
+import { baseUrlFrom } from "@/lib/base-url.mjs";
 import { answerClientError, checkMultipartBody, checkRequest, isPageMultipartPost, MAX_URL_BYTES, routeHandlerMatcher, sendRejection } from "./request-guard.mjs";
 
 const get = (url: string, headers: Record<string, string> = {}) => checkRequest({ method: "GET", url, headers });
@@ -97,9 +98,9 @@ describe("sendRejection", () => {
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-  function send(method: string, path: string): Promise<{ status: number; type?: string; length?: string; body: string }> {
+  function send(method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; type?: string; length?: string; body: string }> {
     return new Promise((resolve, reject) => {
-      const req = request({ port, host: "127.0.0.1", method, path }, (res) => {
+      const req = request({ port, host: "127.0.0.1", method, path, headers }, (res) => {
         let body = "";
         res.setEncoding("utf8");
         res.on("data", (c: string) => (body += c));
@@ -116,6 +117,26 @@ describe("sendRejection", () => {
     expect(got.type).toBe("application/json; charset=utf-8");
     expect(Object.keys(JSON.parse(got.body))).toEqual(["message"]);
     const head = await send("HEAD", "/launch/%ZZ");
+    expect(head).toEqual({ status: 400, type: got.type, length: String(Buffer.byteLength(got.body)), body: "" });
+    // fetch() and API clients: */* or JSON.
+    expect((await send("GET", "/launch/%ZZ", { accept: "*/*" })).type).toBe("application/json; charset=utf-8");
+    expect((await send("GET", "/launch/%ZZ", { accept: "application/json" })).type).toBe("application/json; charset=utf-8");
+  });
+
+  it("answers a person's browser with a page in Portuguese that links to the hub at its base URL", async () => {
+    const browser = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+    const got = await send("GET", "/launch/%ZZ", browser);
+    expect(got.status).toBe(400);
+    expect(got.type).toBe("text/html; charset=utf-8");
+    expect(got.body).toMatch(/^<!doctype html><html lang="pt-BR">.*<title>Pedido inválido<\/title>.*<main>.*<h1>Pedido inválido<\/h1>/s);
+    expect(got.body).toContain("O caminho da URL tem uma codificação (%) inválida.");
+    expect(got.body).toContain(`href="${baseUrlFrom(process.env)}/"`);
+    // A form posted to a page from another address (a cross-origin server action, as Next sees it).
+    const form = await send("POST", "/gestao", { "sec-fetch-mode": "navigate", origin: "http://127.0.0.1:9", "content-type": "application/x-www-form-urlencoded" });
+    expect(form.status).toBe(403);
+    expect(form.body).toContain("<h1>Formulário enviado de outro endereço</h1>");
+    expect(form.body).toContain(`href="${baseUrlFrom(process.env)}/login"`);
+    const head = await send("HEAD", "/launch/%ZZ", browser);
     expect(head).toEqual({ status: 400, type: got.type, length: String(Buffer.byteLength(got.body)), body: "" });
   });
 });
