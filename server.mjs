@@ -4,12 +4,15 @@
 // refuses with a 4xx what Next would answer with a 500, a request id and JSON logs, and a
 // graceful shutdown (docs/decisions/009-request-guard-logging-shutdown.md). A page's notFound()
 // is answered with Next's not-found route rendered on the server, not Next's empty error document
-// (docs/decisions/036-server-rendered-not-found.md).
+// (docs/decisions/036-server-rendered-not-found.md). A page asked for at another address of the hub
+// is sent to HUB_BASE_URL first (lib/server/http/base-url-redirect.mjs).
 // `next({ dev: false })` goes through the same router-server as `next start`. next.config.mjs
 // (distDir from HUB_NEXT_DIST_DIR, `compress: false`) is loaded from `dir` as `next start` loads it.
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { baseUrlFrom } from "./lib/base-url.mjs";
+import { baseUrlRedirect, parseBaseUrl, sendBaseUrlRedirect } from "./lib/server/http/base-url-redirect.mjs";
 import { configuredTrust } from "./lib/server/http/client-address.mjs";
 import { compressionEnabled, createCompression } from "./lib/server/http/compression.mjs";
 import { drainServer, trackResponses } from "./lib/server/http/graceful-shutdown.mjs";
@@ -32,9 +35,12 @@ process.on("uncaughtException", (error) => {
 });
 process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "Unhandled promise rejection"));
 
-// A setting the request guard reads on every request: a wrong one stops the start, not a request.
+// Settings read on every request: a wrong one stops the start, not a request.
+/** @type {URL} */
+let baseUrl;
 try {
   configuredTrust();
+  baseUrl = parseBaseUrl(baseUrlFrom(process.env));
 } catch (error) {
   logger.fatal(`Invalid configuration: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
@@ -74,6 +80,9 @@ const routesManifest = readRoutesManifest();
 /** Path segments the access log may show (see pathForLog). */
 const knownSegments = staticSegments(routesManifest);
 const isRouteHandler = routeHandlerMatcher(routesManifest);
+// Without the manifest every path would look like a page, the APIs included: then nothing is
+// redirected, and the hub answers at any address as before.
+const toBaseUrl = Object.keys(routesManifest).length > 0 ? baseUrlRedirect({ baseUrl, isRouteHandler, trust: configuredTrust() }) : null;
 /** The URL asked for, where server.mjs had Next render another route (renderNotFound). */
 /** @type {WeakMap<http.IncomingMessage, string>} */
 const requestedUrl = new WeakMap();
@@ -101,6 +110,8 @@ const server = http.createServer((req, res) => {
     if (accessLog) logAccess(req, res);
     const rejection = checkRequest(req, isRouteHandler);
     if (rejection) return sendRejection(req, res, rejection);
+    const location = toBaseUrl?.(req);
+    if (location) return sendBaseUrlRedirect(res, location);
     if (req.url) req.url = req.url.replace(DATA_API_WITHOUT_ORG, "/manager/v1/$1");
     if (!isPageMultipartPost(req, isRouteHandler)) return serve(req, res);
     // A server action's multipart body: parsed once here, as Next would, so a broken one is a 400.
