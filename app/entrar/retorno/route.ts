@@ -1,7 +1,6 @@
 import type { NextRequest } from "next/server";
 import { readSession, writeSession } from "@/lib/server/auth/session-cookie";
-import { toResponse } from "@/lib/server/http/error-response";
-import { seeOther } from "@/lib/server/http/form-post";
+import { errorPageResponse, seeOther } from "@/lib/server/http/form-post";
 import { otherMethods } from "@/lib/server/http/other-methods";
 import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 import { finishUpstreamSignIn } from "@/lib/server/upstream/finish-upstream-sign-in";
@@ -28,7 +27,8 @@ export async function GET(request: NextRequest): Promise<Response> {
     response.headers.set("Referrer-Policy", "no-referrer");
     return response;
   } catch (error) {
-    return toResponse(error, { headers: { "Cache-Control": "no-store" } });
+    // A person followed a link: a page in Portuguese, never JSON (a database outage, say).
+    return errorPageResponse(error);
   }
 }
 

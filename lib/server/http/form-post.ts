@@ -35,12 +35,22 @@ export async function handleFormPost(request: NextRequest, handler: (form: URLSe
     }
     return await handler(new URLSearchParams(body));
   } catch (error) {
-    const { appError, requestId } = reportError(error);
-    const page = { status: appError.status, title: TITLES[appError.code], text: appError.message, detail: requestId };
-    const response = formRefusal({ ...page, link: appError.code === "unauthorized" ? signInLink(base) : homeLink(base) });
-    if (appError.code === "unavailable") response.headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
-    return response;
+    return errorPageResponse(error);
   }
+}
+
+/**
+ * The page a person reads for an error a handler threw (a form's, or a link's such as the upstream
+ * sign-in's): its status and the app's message, a link to sign in (401) or home, the request id of
+ * an unexpected error, Retry-After on a 503. Logged once when unexpected (reportError).
+ */
+export function errorPageResponse(error: unknown): Response {
+  const base = env().HUB_BASE_URL;
+  const { appError, requestId } = reportError(error);
+  const page = { status: appError.status, title: TITLES[appError.code], text: appError.message, detail: requestId };
+  const response = formRefusal({ ...page, link: appError.code === "unauthorized" ? signInLink(base) : homeLink(base) });
+  if (appError.code === "unavailable") response.headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+  return response;
 }
 
 /** What a person reads as the heading of a form's refusal, per error code. */

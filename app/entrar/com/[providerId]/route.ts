@@ -1,7 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { readSession } from "@/lib/server/auth/session-cookie";
-import { toResponse } from "@/lib/server/http/error-response";
-import { seeOther } from "@/lib/server/http/form-post";
+import { errorPageResponse, seeOther } from "@/lib/server/http/form-post";
 import { otherMethods } from "@/lib/server/http/other-methods";
 import { safeCallbackUrl, withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 import { pendingCookie } from "@/lib/server/upstream/pending-sign-in";
@@ -28,7 +27,8 @@ export async function GET(request: NextRequest, { params }: { params: Promise<{ 
     response.cookies.set(name, result.pending, options);
     return response;
   } catch (error) {
-    return toResponse(error, { headers: { "Cache-Control": "no-store" } });
+    // A person followed a link: a page in Portuguese, never JSON (a database outage, say).
+    return errorPageResponse(error);
   }
 }
 
