@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { SignInRefusal } from "@/components/sign-in-refusal";
 
 export const metadata: Metadata = { title: "Crachá não aceito" };
 
@@ -33,15 +33,5 @@ const UNKNOWN = REASONS.desconhecido!;
 export default async function CardRefusedPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { motivo } = await searchParams;
   const reason = typeof motivo === "string" && Object.hasOwn(REASONS, motivo) ? REASONS[motivo]! : UNKNOWN;
-  return (
-    <section className="mx-auto max-w-lg" aria-labelledby="card-refused-title">
-      <div role="alert" className="rounded-xl border border-amber-300 bg-amber-50 p-6">
-        <h1 id="card-refused-title" className="text-2xl font-bold text-slate-900">{reason.title}</h1>
-        <p className="mt-3 text-slate-800">{reason.text}</p>
-      </div>
-      <p className="mt-6 text-sm">
-        <Link href="/login" className="font-medium text-brand-700 underline">Entrar com e-mail ou CPF</Link>
-      </p>
-    </section>
-  );
+  return <SignInRefusal reason={reason} linkLabel="Entrar com e-mail ou CPF" />;
 }

@@ -2,19 +2,12 @@ import { db } from "@/lib/server/db/database";
 import { listAncestors } from "@/lib/server/institution-tree/list-ancestors";
 import { requireInReach } from "@/lib/server/management/require-in-reach";
 import type { TManagerScope } from "@/lib/server/management/resolve-manager-scope";
-import type { TProviderKind, TLinkRule } from "@/lib/upstream/presets";
 import { asLinkRule } from "./provider-row";
+import type { TProviderSettings } from "./provider-settings";
 
-export interface TManagedProvider {
+/** A provider as the gestão page shows it: its settings (never the secret) and how it is used. */
+export interface TManagedProvider extends TProviderSettings {
   id: string;
-  kind: TProviderKind;
-  name: string;
-  issuer: string;
-  tenantId: string | null;
-  clientId: string;
-  allowedDomains: string[];
-  linkRule: TLinkRule;
-  enabled: boolean;
   linkedAccounts: number;
   updatedAt: Date;
   /** Set when the provider belongs to an institution above this one (shown, edited there). */
