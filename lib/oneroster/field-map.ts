@@ -1,0 +1,31 @@
+// How a OneRoster field name maps onto SQL, per endpoint. The endpoint's query has already joined
+// what it needs; the map only names expressions of it. The map is code (trusted), never input:
+// its `sql` strings are spliced into statements, the client's values never are.
+
+export type TFieldType = "string" | "datetime" | "date" | "enum" | "boolean" | "number";
+
+export interface TFieldSpec {
+  /** A scalar SQL expression of the already-joined query, e.g. `u.family_name`. */
+  sql: string;
+  type: TFieldType;
+  /** For `enum`: every value the Hub can emit; a filter naming another one is refused. */
+  enumValues?: readonly string[];
+  /** Default true. */
+  sortable?: boolean;
+  /** Default true. */
+  filterable?: boolean;
+}
+
+/**
+ * OneRoster field name → SQL. Dotted names (`org.sourcedId`, `school.sourcedId`) name a field of
+ * a referenced object; they exist only where the endpoint's map lists them.
+ */
+export type TFieldMap = Readonly<Record<string, TFieldSpec>>;
+
+/**
+ * The entry for a client-supplied name, or undefined. Own properties only: `fieldMap[name]`
+ * would hand back Object.prototype members for names like `constructor` or `__proto__`.
+ */
+export function fieldSpec(fieldMap: TFieldMap, name: string): TFieldSpec | undefined {
+  return Object.hasOwn(fieldMap, name) ? fieldMap[name] : undefined;
+}

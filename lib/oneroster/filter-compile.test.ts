@@ -1,0 +1,142 @@
+import { describe, expect, it } from "vitest";
+import { compileFilter } from "./filter-compile";
+import { parseFilter } from "./filter-parse";
+import { OneRosterError } from "./status";
+import { TEST_USERS_FIELDS } from "./test-field-map";
+
+function compile(text: string, params: unknown[] = []): { sql: string; params: unknown[] } {
+  const sql = compileFilter(parseFilter(text), TEST_USERS_FIELDS, params);
+  return { sql, params };
+}
+
+function refused(text: string): OneRosterError {
+  try {
+    compile(text);
+  } catch (error) {
+    expect(error).toBeInstanceOf(OneRosterError);
+    expect((error as OneRosterError).codeMinor).toBe("invalid_filter_field");
+    expect((error as OneRosterError).httpStatus).toBe(400);
+    return error as OneRosterError;
+  }
+  throw new Error(`compiled ${text}`);
+}
+
+describe("compileFilter", () => {
+  it.each([
+    ["familyName='Silva'", "(u.family_name = $1::text)"],
+    ["familyName>'M'", "(u.family_name > $1::text)"],
+    ["familyName>='M'", "(u.family_name >= $1::text)"],
+    ["familyName<'M'", "(u.family_name < $1::text)"],
+    ["familyName<='M'", "(u.family_name <= $1::text)"],
+  ])("compiles %s to %s", (text, sql) => {
+    expect(compile(text).sql).toBe(sql);
+  });
+
+  it("compiles != to IS DISTINCT FROM, so rows without the field are included", () => {
+    expect(compile("middleName!='Maria'")).toEqual({ sql: "(u.middle_name IS DISTINCT FROM $1::text)", params: ["Maria"] });
+  });
+
+  it("compiles ~ to a case-insensitive contains with LIKE wildcards escaped", () => {
+    expect(compile("familyName~'50%_\\'")).toEqual({ sql: "(u.family_name ILIKE $1::text ESCAPE '\\')", params: ["%50\\%\\_\\\\%"] });
+  });
+
+  it("binds each type with its cast, converting the value", () => {
+    expect(compile("dateLastModified>='2024-05-01'")).toEqual({
+      sql: "(u.date_last_modified >= $1::timestamptz)",
+      params: ["2024-05-01T00:00:00+00:00"],
+    });
+    expect(compile("birthDate<'2010-01-01'")).toEqual({ sql: "(u.birth_date < $1::date)", params: ["2010-01-01"] });
+    expect(compile("grade>='5'")).toEqual({ sql: "(u.grade >= $1::numeric)", params: ["5"] });
+    expect(compile("enabledUser='false'")).toEqual({ sql: "(u.enabled = $1::boolean)", params: [false] });
+    expect(compile("status='active'")).toEqual({ sql: "(u.status = $1)", params: ["active"] });
+  });
+
+  it("maps a dotted field to its joined expression", () => {
+    expect(compile("primaryOrg.sourcedId='org-1'")).toEqual({ sql: "(u.org_id = $1::text)", params: ["org-1"] });
+  });
+
+  it("parenthesises AND inside OR as parsed", () => {
+    expect(compile("status='active' AND familyName='A' OR givenName='B'")).toEqual({
+      sql: "(((u.status = $1) AND (u.family_name = $2::text)) OR (u.given_name = $3::text))",
+      params: ["active", "A", "B"],
+    });
+  });
+
+  it("wraps the whole expression, so a caller's AND cannot be escaped by the filter's OR", () => {
+    const { sql } = compile("familyName='A' OR familyName='B'");
+    expect(sql).toBe("((u.family_name = $1::text) OR (u.family_name = $2::text))");
+    expect(`u.org_id = 'x' AND ${sql}`).toMatch(/AND \(\(.*\)\)$/);
+  });
+
+  it("numbers placeholders after the caller's own parameters", () => {
+    expect(compile("familyName='A' AND givenName='B'", ["org-1"])).toEqual({
+      sql: "((u.family_name = $2::text) AND (u.given_name = $3::text))",
+      params: ["org-1", "A", "B"],
+    });
+  });
+
+  it("keeps SQL injection attempts in the parameters only", () => {
+    const attempts = [
+      "x'; DROP TABLE users; --",
+      "x' OR '1'='1",
+      "x\\' OR 1=1 --",
+      "$1",
+      "' || (SELECT secret FROM users LIMIT 1) || '",
+    ];
+    for (const attempt of attempts) {
+      const quoted = attempt.replaceAll("'", "''");
+      const { sql, params } = compile(`familyName='${quoted}' OR givenName~'${quoted}'`);
+      expect(sql).toBe("((u.family_name = $1::text) OR (u.given_name ILIKE $2::text ESCAPE '\\'))");
+      expect(params[0]).toBe(attempt);
+    }
+  });
+
+  it("leaves the caller's params untouched when a later predicate is refused", () => {
+    const params: unknown[] = ["org-1"];
+    expect(() => compileFilter(parseFilter("familyName='A' AND nope='x'"), TEST_USERS_FIELDS, params)).toThrow(OneRosterError);
+    expect(params).toEqual(["org-1"]);
+  });
+
+  describe("refuses with invalid_filter_field", () => {
+    it("an unknown field, naming it (the binding: 'Description should contain the supplied unknown field')", () => {
+      expect(refused("nickname='x'").description).toBe("Unknown filter field 'nickname'.");
+    });
+
+    it.each(["constructor", "toString", "hasOwnProperty", "primaryOrg", "primaryOrg.name", "familyname"])(
+      "the name %s, which is not an own field of the map",
+      (field) => {
+        expect(refused(`${field}='x'`).description).toMatch(/Unknown filter field/);
+      },
+    );
+
+    it("a field named __proto__ (the parser refuses it; a hand-built tree is refused too)", () => {
+      const ast = { kind: "predicate", field: "__proto__", operator: "=", value: "x" } as const;
+      expect(() => compileFilter(ast, TEST_USERS_FIELDS, [])).toThrow("Unknown filter field '__proto__'.");
+    });
+
+    it("a field the map marks as not filterable", () => {
+      expect(refused("secret='x'").description).toMatch(/cannot be used in a filter/);
+    });
+
+    it.each([
+      ["status~'act'", /'~' cannot be used with 'status' \(enum\)/],
+      ["status>'active'", /'>' cannot be used/],
+      ["enabledUser<'true'", /'<' cannot be used/],
+      ["dateLastModified~'2024'", /'~' cannot be used/],
+      ["grade~'1'", /'~' cannot be used/],
+    ])("a predicate the field's type has no meaning for: %s", (text, message) => {
+      expect(refused(text).description).toMatch(message);
+    });
+
+    it.each([
+      ["status='Active'", /one of active, tobedeleted/],
+      ["dateLastModified>'2024-02-30'", /ISO 8601/],
+      ["dateLastModified>''", /ISO 8601/],
+      ["birthDate='2010-01-01T00:00:00Z'", /YYYY-MM-DD/],
+      ["grade='five'", /decimal number/],
+      ["enabledUser='yes'", /'true' or 'false'/],
+    ])("a value of the wrong type: %s", (text, message) => {
+      expect(refused(text).description).toMatch(message);
+    });
+  });
+});
