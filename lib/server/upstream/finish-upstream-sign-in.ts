@@ -136,7 +136,9 @@ export async function finishUpstreamSignIn(options: { currentUrl: URL; pending: 
     await tx.upstreamAccount.upsert({
       where: { providerId_subject: { providerId: provider.id, subject: checked.subject } },
       create: { providerId: provider.id, subject: checked.subject, personId: person.id, email: checked.email },
-      update: { lastUsedAt: new Date(), email: checked.email, unlinkedAt: null },
+      // personId too: a link whose person has left the network (no profile under the provider's
+      // institution any more) is not "linked" for findPerson, and now points at whom the rule found.
+      update: { personId: person.id, lastUsedAt: new Date(), email: checked.email, unlinkedAt: null },
     });
     const details = { provider: provider.name, kind: provider.kind, rule: checked.key.rule };
     if (!found.linked) await recordAudit(tx, { actorPersonId: person.id, action: "upstream.link", targetType: "identity_provider", targetId: provider.id, institutionId: provider.institutionId, details });

@@ -1,7 +1,8 @@
 // The relying party's configuration of one upstream provider: openid-client's discovery, cached so
 // an upstream sign-in costs at most one discovery read per provider per hour and process
-// (issue #42, point 7). openid-client keeps the provider's JWKS inside the configuration, cached,
-// and fetches it again for an unknown `kid` (key rotation).
+// (issue #42, point 7). openid-client (oauth4webapi) keeps the provider's JWKS with the
+// configuration for five minutes, and fetches it sooner for an unknown `kid` once the cached set is
+// a minute old (key rotation): about twelve JWKS reads per provider per hour and process.
 import * as client from "openid-client";
 import { env } from "@/lib/env";
 import { decryptSecret } from "@/lib/server/crypto/secret-box";
@@ -47,8 +48,7 @@ async function discover(provider: TProviderRow): Promise<client.Configuration> {
     timeout: TIMEOUT_S,
     // Every request to the provider (discovery, JWKS, token) through the SSRF guard: a manager types the issuer.
     [client.customFetch]: pinnedFetch({ allowPrivateNetwork: env().DEMO_TOOL_EXPLICIT, maxBytes: MAX_ANSWER_BYTES, timeoutMs: TIMEOUT_S * 1000 }),
-    // The id token's signature is checked against the provider's JWKS (cached, fetched again for an
-    // unknown `kid`): openid-client would otherwise trust the token endpoint's TLS alone (OpenID
+    // The id token's signature is checked against the provider's JWKS (see above): openid-client would otherwise trust the token endpoint's TLS alone (OpenID
     // Connect Core §3.1.3.7), and a token signed by a key the provider never published would pass.
     execute: [client.enableNonRepudiationChecks, ...(insecureIssuerAllowed(issuer) ? [client.allowInsecureRequests] : [])],
   });

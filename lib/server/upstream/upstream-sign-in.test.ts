@@ -306,6 +306,33 @@ describe("linked accounts", () => {
     expect(await signInWith("google", "ana@escola.edu.br")).toMatchObject({ ok: true, token: { sub: people.ana.personId } });
   });
 
+  it("a link whose person left the network follows the rule to whom the account now names", async () => {
+    const leaver = await addPerson("Gil Antigo", f.school2.id, { email: "gil@escola.edu.br" });
+    const account = { login: "gil@escola.edu.br", claims: { sub: "gil", email: "gil@escola.edu.br", email_verified: true } };
+    const op = await startUpstreamProvider({ preset: "oidc", clients: [{ client_id: "hub-gil", client_secret: "secret-gil", redirect_uris: [REDIRECT_URI] }], accounts: [account] });
+    try {
+      const input = ZIdentityProviderFormSchema.parse(form({ kind: "oidc", issuer: op.issuer, clientId: "hub-gil", clientSecret: "secret-gil", allowedDomains: "escola.edu.br", linkRule: "email" }));
+      const { id } = await saveIdentityProvider({ scope: f.network, institutionId: f.networkId, input });
+      const signIn = async () => {
+        const start = await startUpstreamSignIn({ providerId: id, callbackUrl: "/" });
+        if (!start.ok) throw new Error(start.reason);
+        return finishUpstreamSignIn({ currentUrl: await signInHeadless(start.location, "gil@escola.edu.br"), pending: openPending(start.pending), sessionPersonId: null });
+      };
+      expect(await signIn()).toMatchObject({ ok: true, token: { sub: leaver.personId } });
+      // Gil leaves (his profile moves to another network) and the mailbox goes to Hana.
+      const elsewhere = await createInstitution({ name: "Rede de destino", kind: "network" });
+      await db().profile.update({ where: { id: leaver.profileId }, data: { institutionId: elsewhere.id } });
+      await db().person.update({ where: { id: leaver.personId }, data: { email: "gil.novo@outra.edu.br" } });
+      const hana = await addPerson("Hana Reis", f.school2.id, { email: "gil@escola.edu.br" });
+      expect(await signIn()).toMatchObject({ ok: true, token: { sub: hana.personId } });
+      expect((await db().upstreamAccount.findFirstOrThrow({ where: { providerId: id } })).personId).toBe(hana.personId);
+      expect(await listUpstreamAccounts({ personId: leaver.personId })).toEqual([]);
+      await setIdentityProviderState({ scope: f.network, institutionId: f.networkId, providerId: id, op: "delete" });
+    } finally {
+      await op.close();
+    }
+  });
+
   it("deleting the provider removes its links and its button; the rule history shows every change", async () => {
     const input = ZIdentityProviderFormSchema.parse(form({ kind: "oidc", issuer: providers.oidc.issuer, clientId: "hub-oidc", clientSecret: "secret-oidc", allowedDomains: "escola.edu.br", linkRule: "email" }));
     const { id } = await saveIdentityProvider({ scope: f.network, institutionId: f.school2.id, input });
