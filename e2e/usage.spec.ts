@@ -44,7 +44,9 @@ test("a student's launch shows in the network's usage charts and CSV", async ({ 
   expect(csv.headers()["content-type"]).toContain("text/csv");
   const lines = (await csv.text()).trimEnd().split("\r\n");
   expect(lines[0]).toBe("tipo,dia,instituicao_id,instituicao,ferramenta_id,ferramenta,perfil,quantidade,forma_de_entrada");
-  const launches = lines.slice(1).filter((l) => l.startsWith("lancamento,")).reduce((n, l) => n + Number(l.split(",").at(-1)), 0);
+  // quantidade is the last column but one (forma_de_entrada closes the line): counted from the end,
+  // a quoted name with a comma cannot shift it.
+  const launches = lines.slice(1).filter((l) => l.startsWith("lancamento,")).reduce((n, l) => n + Number(l.split(",").at(-2)), 0);
   // At least what the page showed: another test may launch between the two reads.
   expect(launches).toBeGreaterThanOrEqual(Number((await page.getByTestId("launch-total").innerText()).replace(/\D/g, "")));
   expect(lines.some((l) => l.startsWith("entrada,") && l.includes(",EMEF Monteiro Lobato,,,aluno,"))).toBe(true);
