@@ -31,6 +31,6 @@ export async function registerNode(): Promise<void> {
 async function startWebhooks(onShutdown: (task: () => Promise<void>) => void): Promise<void> {
   const [{ env }, { startWebhookWorker }] = await Promise.all([import("@/lib/env"), import("@/lib/server/webhooks/run-webhook-worker")]);
   if (env().HUB_WEBHOOK_WORKER === "0") return;
-  const worker = startWebhookWorker();
+  const worker = startWebhookWorker({ disableAfterMs: env().HUB_WEBHOOK_DISABLE_AFTER_SECONDS * 1000 });
   onShutdown(() => worker.stop());
 }

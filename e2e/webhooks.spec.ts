@@ -12,6 +12,27 @@ const APPLICATION = "Aplicativo de Demonstração";
 
 interface TReceived { id: string; type: string; instituicaoId?: string }
 
+// The tests share the demo application: one after the other, so a page shows one test's endpoints at a time.
+test.describe.configure({ mode: "serial" });
+
+/** A receiver on this machine that answers every delivery with `status`, counting them. */
+async function failingReceiver(status: number): Promise<{ url: string; hits: () => number; close: () => Promise<void> }> {
+  let hits = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      hits++;
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hub-webhooks-${status}`,
+    hits: () => hits,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
 test("an edtech creates a sandbox, generates changes, sees deliveries and sends one again", async ({ page }) => {
   test.setTimeout(120_000);
   const received: TReceived[] = [];
@@ -77,10 +98,51 @@ test("an edtech creates a sandbox, generates changes, sees deliveries and sends 
     expect(received.filter((r) => r.id === messageId)).toHaveLength(2);
     await expect(page.locator("tr[data-attempt]").filter({ hasText: "reenvio manual" })).toHaveCount(1);
 
-    await page.getByRole("button", { name: "Enviar evento de teste" }).click();
+    await page.locator(`[data-webhook-endpoint="${url}"]`).getByRole("button", { name: "Enviar evento de teste" }).click();
     await expect.poll(() => received.some((r) => r.type === "webhook.teste")).toBe(true);
     expect(unverified).toBe(0);
   } finally {
     await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test("a receiver answering 410 Gone has its endpoint disabled at once; one that keeps failing, once the window has passed", async ({ page }) => {
+  // The e2e server disables after 15 s of failures (scripts/serve-e2e.mjs); retries back off from 5 s.
+  test.setTimeout(150_000);
+  const gone = await failingReceiver(410);
+  const failing = await failingReceiver(503);
+  try {
+    await signedIn(page, DEVELOPER);
+    await page.goto("/desenvolvedor");
+    await page.getByRole("link", { name: APPLICATION }).first().click();
+    await page.getByRole("link", { name: "Configurar webhooks →" }).click();
+    const webhooksPage = page.url();
+    for (const receiver of [gone, failing]) {
+      await page.getByLabel("Endereço (URL)").fill(receiver.url);
+      await page.getByRole("button", { name: "Criar endpoint" }).click();
+      await expect(page.getByLabel("Segredo de assinatura do webhook")).toHaveValue(/^whsec_/);
+      await page.goto(webhooksPage);
+    }
+    // The demo application reads the demo schools: their feeds are delivered from the start at once.
+    const notice = (url: string) => page.locator(`[data-webhook-endpoint="${url}"]`).getByRole("alert");
+    await expect
+      .poll(async () => {
+        await page.goto(webhooksPage);
+        return (await notice(gone.url).count()) ? await notice(gone.url).innerText() : "";
+      }, { timeout: 30_000, intervals: [1_000] })
+      .toMatch(/Desativado em .* o receptor respondeu 410 Gone/);
+    // Disabled at its first failure: the hub sent nothing more to it.
+    const goneHits = gone.hits();
+    expect(goneHits).toBeGreaterThan(0);
+    await expect
+      .poll(async () => {
+        await page.goto(webhooksPage);
+        return (await notice(failing.url).count()) ? await notice(failing.url).innerText() : "";
+      }, { timeout: 120_000, intervals: [2_000] })
+      .toMatch(/Desativado após \d+ tentativas sem sucesso em mais de 15 s\. Última falha: Respondeu 503/);
+    expect(failing.hits()).toBeGreaterThan(1);
+    expect(gone.hits()).toBe(goneHits);
+  } finally {
+    await Promise.all([gone.close(), failing.close()]);
   }
 });

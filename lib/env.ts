@@ -42,6 +42,9 @@ const ZEnvSchema = z.object({
   HUB_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   // `0`: this process does not deliver webhooks (docs/webhooks.md); instances share the work otherwise.
   HUB_WEBHOOK_WORKER: z.enum(["0", "1"]).default("1"),
+  // An endpoint whose deliveries keep failing this long is disabled (docs/webhooks.md): a day, as
+  // the common senders wait; tests shorten it to watch the whole path.
+  HUB_WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce.number().int().min(1).max(30 * 86_400).default(86_400),
 });
 
 export type TEnv = z.infer<typeof ZEnvSchema> & {

@@ -7,7 +7,9 @@ import { root, run } from "./lib/steps.mjs";
 import { serverSpawn } from "./lib/server-command.mjs";
 
 const port = process.env.E2E_PORT ?? "3100";
-const env = { NODE_ENV: "production", PORT: port, HUB_BASE_URL: `http://localhost:${port}`, NEXT_TELEMETRY_DISABLED: "1", DEMO_TOOL: "1" };
+// A webhook endpoint failing for 15 s is disabled (a day in production), so e2e/webhooks.spec.ts
+// can watch the persistent-failure path end to end.
+const env = { NODE_ENV: "production", PORT: port, HUB_BASE_URL: `http://localhost:${port}`, NEXT_TELEMETRY_DISABLED: "1", DEMO_TOOL: "1", HUB_WEBHOOK_DISABLE_AFTER_SECONDS: "15" };
 
 if (process.env.DATABASE_URL) {
   const admin = new URL(process.env.DATABASE_URL);

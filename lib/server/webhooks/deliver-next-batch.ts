@@ -22,7 +22,7 @@ export interface TDeliverySettings {
   /** Retries: base·2^(n−1), capped, with jitter (half fixed, half random). */
   backoffBaseMs: number;
   backoffCapMs: number;
-  /** An endpoint failing for this long is disabled (at least 24 h in production). */
+  /** An endpoint failing for this long is disabled (HUB_WEBHOOK_DISABLE_AFTER_SECONDS, a day by default). */
   disableAfterMs: number;
   allowPrivateNetwork?: boolean;
   lookup?: TLookupAll;
@@ -203,7 +203,14 @@ export function sendBatch(endpoint: TBatchEndpoint, institutionId: string, from:
 /** "idle": a cursor with nothing new was put back unread; "caught_up": it was read and had nothing. */
 export type TStepResult = "none" | "idle" | "caught_up" | "no_access" | "delivered" | "failed" | "lease_lost";
 
-const durationText = (ms: number) => (ms >= 3_600_000 ? `${Math.round(ms / 3_600_000)} h` : `${Math.max(1, Math.round(ms / 60_000))} min`);
+const durationText = (ms: number) =>
+  ms >= 3_600_000 ? `${Math.round(ms / 3_600_000)} h` : ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.max(1, Math.round(ms / 1000))} s`;
+
+/**
+ * 410 Gone: the receiver says the endpoint is gone for good, so it is disabled at once rather than
+ * retried for a day (what Stripe, GitHub and Svix do with it). Any other failure waits the window.
+ */
+const GONE = 410;
 
 /** One step of the worker loop; "none" when no cursor is due. */
 export async function deliverNextBatch(settings: TDeliverySettings): Promise<TStepResult> {
@@ -232,7 +239,9 @@ export async function deliverNextBatch(settings: TDeliverySettings): Promise<TSt
     return moved ? "delivered" : "lease_lost";
   }
   const [failed] = await sql.query<{ expired: boolean }>(FAIL_SQL, [c.id, token, backoffMs(c.failures + 1, settings), page.eventCount, result.error, settings.disableAfterMs]);
-  if (failed?.expired) {
+  if (failed && result.status === GONE) {
+    await sql.query(DISABLE_SQL, [c.endpointId, "Desativado na hora: o receptor respondeu 410 Gone, que diz que o endpoint não existe mais. Corrija o endereço ou reative o endpoint quando ele voltar a receber."]);
+  } else if (failed?.expired) {
     await sql.query(DISABLE_SQL, [c.endpointId, `Desativado após ${c.failures + 1} tentativas sem sucesso em mais de ${durationText(settings.disableAfterMs)}. Última falha: ${result.error ?? "desconhecida"}`]);
   }
   return failed ? "failed" : "lease_lost";

@@ -127,6 +127,22 @@ describe("sending", () => {
     await setWebhookEndpointState({ actorPersonId: developer.personId, applicationId, endpointId, state: "enabled" });
     expect(await deliverNextBatch(settings)).toBe("delivered");
   });
+
+  it("disables at once an endpoint whose receiver answers 410 Gone, saying so, without waiting the window", async () => {
+    await createPeriod({ institutionId: (await db().webhookCursor.findFirstOrThrow({ where: { endpointId } })).institutionId, code: "2028", name: "2028", startsOn: "2028-02-01", endsOn: "2028-12-01" });
+    receiver.failWith = 410;
+    await db().webhookCursor.updateMany({ where: { endpointId }, data: { dueAt: new Date(0) } });
+    // A day's window: only the 410 can disable it now.
+    const settings = { ...DEFAULT_DELIVERY_SETTINGS, worker: "test", allowPrivateNetwork: true };
+    await expect.poll(() => deliverNextBatch(settings), { timeout: 10_000, interval: 100 }).toBe("failed");
+    const endpoint = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
+    expect(endpoint.disabledAt).not.toBeNull();
+    expect(endpoint.disabledReason).toMatch(/410 Gone/);
+    expect((await db().webhookCursor.findFirstOrThrow({ where: { endpointId } })).failures).toBe(1);
+    receiver.failWith = null;
+    await setWebhookEndpointState({ actorPersonId: developer.personId, applicationId, endpointId, state: "enabled" });
+    expect(await deliverNextBatch(settings)).toBe("delivered");
+  });
 });
 
 describe("a caught-up cursor", () => {
