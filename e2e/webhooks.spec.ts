@@ -116,6 +116,7 @@ test("a receiver answering 410 Gone has its endpoint disabled at once; one that 
     await page.goto("/desenvolvedor");
     await page.getByRole("link", { name: APPLICATION }).first().click();
     await page.getByRole("link", { name: "Configurar webhooks →" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Webhooks" })).toBeVisible();
     const webhooksPage = page.url();
     for (const receiver of [gone, failing]) {
       await page.getByLabel("Endereço (URL)").fill(receiver.url);
