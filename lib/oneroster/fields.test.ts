@@ -1,19 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { parseFields } from "./fields";
 import { OneRosterError } from "./status";
+import { refusedWith } from "./test-refusal";
 
 const USER_FIELDS = ["sourcedId", "status", "dateLastModified", "givenName", "familyName", "roles"];
 
-function refused(run: () => unknown): OneRosterError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(OneRosterError);
-    expect([(error as OneRosterError).codeMinor, (error as OneRosterError).httpStatus]).toEqual(["invalid_selection_field", 400]);
-    return error as OneRosterError;
-  }
-  throw new Error("accepted");
-}
+const refused = (run: () => unknown): OneRosterError => refusedWith("invalid_selection_field", run);
 
 describe("parseFields", () => {
   it("returns null (every field) when the parameter is absent", () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { compileFilter } from "./filter-compile";
 import { parseFilter } from "./filter-parse";
 import { OneRosterError } from "./status";
+import { refusedWith } from "./test-refusal";
 import { TEST_USERS_FIELDS } from "./test-field-map";
 
 function compile(text: string, params: unknown[] = []): { sql: string; params: unknown[] } {
@@ -9,17 +10,7 @@ function compile(text: string, params: unknown[] = []): { sql: string; params: u
   return { sql, params };
 }
 
-function refused(text: string): OneRosterError {
-  try {
-    compile(text);
-  } catch (error) {
-    expect(error).toBeInstanceOf(OneRosterError);
-    expect((error as OneRosterError).codeMinor).toBe("invalid_filter_field");
-    expect((error as OneRosterError).httpStatus).toBe(400);
-    return error as OneRosterError;
-  }
-  throw new Error(`compiled ${text}`);
-}
+const refused = (text: string): OneRosterError => refusedWith("invalid_filter_field", () => compile(text));
 
 describe("compileFilter", () => {
   it.each([

@@ -1,17 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { booleanValue, containsPattern, dateTimeValue, dateValue, enumValue, numberValue } from "./filter-values";
 import { OneRosterError } from "./status";
+import { refusedWith } from "./test-refusal";
 
-function refused(run: () => unknown): OneRosterError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(OneRosterError);
-    expect((error as OneRosterError).codeMinor).toBe("invalid_filter_field");
-    return error as OneRosterError;
-  }
-  throw new Error("accepted");
-}
+const refused = (run: () => unknown): OneRosterError => refusedWith("invalid_filter_field", run);
 
 describe("filter values", () => {
   describe("datetime", () => {

@@ -1,19 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { parsePaging } from "./paging";
 import { OneRosterError } from "./status";
+import { refusedWith } from "./test-refusal";
 
 const OPTIONS = { maxLimit: 1000 };
 
-function refused(run: () => unknown): OneRosterError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(OneRosterError);
-    expect([(error as OneRosterError).codeMinor, (error as OneRosterError).httpStatus]).toEqual(["invaliddata", 400]);
-    return error as OneRosterError;
-  }
-  throw new Error("accepted");
-}
+const refused = (run: () => unknown): OneRosterError => refusedWith("invaliddata", run);
 
 describe("parsePaging", () => {
   it("defaults to limit 100 and offset 0, the binding's defaults", () => {

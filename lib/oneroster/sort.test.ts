@@ -1,18 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { parseOrderBy, parseSort } from "./sort";
 import { OneRosterError } from "./status";
+import { refusedWith } from "./test-refusal";
 import { TEST_USERS_FIELDS } from "./test-field-map";
 
-function refused(run: () => unknown): OneRosterError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(OneRosterError);
-    expect([(error as OneRosterError).codeMinor, (error as OneRosterError).httpStatus]).toEqual(["invaliddata", 400]);
-    return error as OneRosterError;
-  }
-  throw new Error("accepted");
-}
+const refused = (run: () => unknown): OneRosterError => refusedWith("invaliddata", run);
 
 describe("parseSort", () => {
   it("sorts by the field, then by the tiebreaker, ascending by default", () => {
