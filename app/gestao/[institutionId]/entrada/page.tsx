@@ -99,7 +99,8 @@ function ProviderRow({ provider, institutionId }: { provider: TManagedProvider; 
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <p className="font-medium">
-            {provider.name} <span className="text-sm font-normal text-slate-600">({kindLabel})</span>
+            {provider.name}
+            {provider.name !== kindLabel && <span className="ml-1 text-sm font-normal text-slate-600">({kindLabel})</span>}
             <span className={`ml-2 rounded-full px-2 py-0.5 text-xs ${provider.enabled ? "bg-green-100 text-green-800" : "bg-slate-200 text-slate-700"}`}>
               {provider.enabled ? "Ativa" : "Desativada"}
             </span>
@@ -172,7 +173,7 @@ export default async function SignInProvidersPage({ params }: Props) {
             <span className="font-medium">Link de entrada desta instituição</span> (mostra só as formas de entrada dela):{" "}
             <code className="break-all rounded bg-slate-100 px-1">{`${base}/login?escola=${institution.id}`}</code>
           </p>
-          <p>O passo a passo para Google, Microsoft e gov.br está em docs/sign-in.md.</p>
+          <p>O passo a passo para registrar o Hub no Google, na Microsoft e no gov.br está na documentação do Hub (docs/sign-in.md).</p>
         </div>
         {providers.length === 0 ? (
           <div className="rounded-xl border border-dashed border-slate-300 bg-white p-6 text-center text-slate-600">
