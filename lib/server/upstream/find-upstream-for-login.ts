@@ -1,11 +1,10 @@
+import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
 import { listSignInOptions, providerForEmail } from "./list-sign-in-options";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A school's own sign-in page (`/login?escola=…`) carries its id; anything else is no school. */
 export function schoolOfSignInPage(value: string | string[] | null | undefined): string | null {
   const v = Array.isArray(value) ? value[0] : value;
-  return v && UUID.test(v) ? v.toLowerCase() : null;
+  return v && isUuidText(v) ? v.toLowerCase() : null;
 }
 
 /** `escola` for a redirect back to the school's own sign-in page, when there was one. */

@@ -2,7 +2,7 @@ import type { JWT } from "next-auth/jwt";
 import * as client from "openid-client";
 import { recordAudit } from "@/lib/server/audit/record-audit";
 import { listProfiles } from "@/lib/server/auth/list-profiles";
-import { database, db } from "@/lib/server/db/database";
+import { database } from "@/lib/server/db/database";
 import { transaction } from "@/lib/server/db/transaction";
 import { treeCte } from "@/lib/server/institution-tree/tree-sql";
 import { rememberNonce } from "@/lib/server/lti-nonces/remember-nonce";
@@ -12,7 +12,7 @@ import { checkClaims, type TClaimsRefusal, type TLinkKey } from "@/lib/upstream/
 import type { TUpstreamRefusal } from "@/lib/upstream/refusals";
 import { describeUpstreamError } from "./describe-upstream-error";
 import type { TPendingSignIn } from "./pending-sign-in";
-import { asLinkRule, PROVIDER_SELECT, type TProviderRow } from "./provider-row";
+import { findProvider, type TProviderRow } from "./provider-row";
 import { upstreamClient } from "./upstream-client";
 
 export type TFinishResult = { ok: true; token: JWT; callbackUrl: string } | { ok: false; reason: TUpstreamRefusal };
@@ -109,9 +109,8 @@ export async function finishUpstreamSignIn(options: { currentUrl: URL; pending: 
   if (!pending || !state || state !== pending.state) return { ok: false, reason: "estado" };
   // Single use across instances: a second arrival of the same state (a reload, a replayed URL) stops here.
   if (!(await rememberNonce({ consumerKey: STATE_NAMESPACE, nonce: state }))) return { ok: false, reason: "estado" };
-  const row = await db().identityProvider.findUnique({ where: { id: pending.providerId }, select: PROVIDER_SELECT });
-  if (!row || !row.enabled) return { ok: false, reason: "desativado" };
-  const provider: TProviderRow = { ...row, linkRule: asLinkRule(row.linkRule) };
+  const provider = await findProvider(pending.providerId);
+  if (!provider?.enabled) return { ok: false, reason: "desativado" };
 
   const exchanged = await exchangeCode(provider, pending, currentUrl);
   if ("refusal" in exchanged) {

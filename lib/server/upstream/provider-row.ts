@@ -1,3 +1,5 @@
+import { db } from "@/lib/server/db/database";
+import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
 import type { IdentityProviderKind } from "@/lib/generated/prisma/enums";
 import type { TLinkRule } from "@/lib/upstream/presets";
 
@@ -20,7 +22,7 @@ export interface TProviderRow {
   updatedAt: Date;
 }
 
-export const PROVIDER_SELECT = {
+const PROVIDER_SELECT = {
   id: true,
   institutionId: true,
   kind: true,
@@ -37,3 +39,10 @@ export const PROVIDER_SELECT = {
 
 /** The link rule column as the type says it is (the form writes only these two). */
 export const asLinkRule = (value: string): TLinkRule => (value === "cpf" ? "cpf" : "email");
+
+/** The provider with this id as the relying party reads it, or null (also for a value that is no UUID: a made-up link). */
+export async function findProvider(providerId: string): Promise<TProviderRow | null> {
+  if (!isUuidText(providerId)) return null;
+  const row = await db().identityProvider.findUnique({ where: { id: providerId }, select: PROVIDER_SELECT });
+  return row ? { ...row, linkRule: asLinkRule(row.linkRule) } : null;
+}

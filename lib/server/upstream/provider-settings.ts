@@ -1,7 +1,11 @@
 import type { TProviderKind, TLinkRule } from "@/lib/upstream/presets";
+import { asLinkRule } from "./provider-row";
 
-/** A provider's settings as the rule history shows them before and after a change: never its secret. */
-export interface TProviderSettings {
+/**
+ * A provider's settings as the rule history shows them before and after a change: never its
+ * secret. A type alias, not an interface, so it is an audit detail's JSON as it is.
+ */
+export type TProviderSettings = {
   kind: TProviderKind;
   name: string;
   issuer: string;
@@ -10,9 +14,10 @@ export interface TProviderSettings {
   allowedDomains: string[];
   linkRule: TLinkRule;
   enabled: boolean;
-}
+};
 
-export function settingsOf(row: TProviderSettings): TProviderSettings {
+/** The settings of a stored provider row (its link rule column read as the type says). */
+export function settingsOf(row: Omit<TProviderSettings, "linkRule"> & { linkRule: string }): TProviderSettings {
   return {
     kind: row.kind,
     name: row.name,
@@ -20,7 +25,7 @@ export function settingsOf(row: TProviderSettings): TProviderSettings {
     tenantId: row.tenantId,
     clientId: row.clientId,
     allowedDomains: row.allowedDomains,
-    linkRule: row.linkRule,
+    linkRule: asLinkRule(row.linkRule),
     enabled: row.enabled,
   };
 }

@@ -6,7 +6,7 @@ import { requireInReach } from "@/lib/server/management/require-in-reach";
 import type { TManagerScope } from "@/lib/server/management/resolve-manager-scope";
 import type { TIdentityProviderInput } from "@/lib/validations/upstream";
 import { settingsOf } from "./provider-settings";
-import { asLinkRule, UPSTREAM_SECRET_PURPOSE } from "./provider-row";
+import { UPSTREAM_SECRET_PURPOSE } from "./provider-row";
 import { insecureIssuerAllowed } from "./upstream-client";
 
 /**
@@ -46,8 +46,8 @@ export async function saveIdentityProvider(options: { scope: TManagerScope; inst
       institutionId: institution.id,
       details: {
         partnerName: saved.name,
-        before: before ? { ...settingsOf({ ...before, linkRule: asLinkRule(before.linkRule) }) } : null,
-        after: { ...settingsOf({ ...saved, linkRule: asLinkRule(saved.linkRule) }) },
+        before: before ? settingsOf(before) : null,
+        after: settingsOf(saved),
         credentialReplaced: Boolean(before && input.clientSecret),
       },
     });

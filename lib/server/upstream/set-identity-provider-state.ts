@@ -1,10 +1,10 @@
 import { AppError } from "@/lib/errors";
+import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
 import { recordAudit } from "@/lib/server/audit/record-audit";
 import { transaction } from "@/lib/server/db/transaction";
 import { requireInReach } from "@/lib/server/management/require-in-reach";
 import type { TManagerScope } from "@/lib/server/management/resolve-manager-scope";
 import { settingsOf } from "./provider-settings";
-import { asLinkRule } from "./provider-row";
 
 /**
  * Enables, disables or deletes a provider of the institution. Effective at once: a sign-in on its
@@ -14,7 +14,7 @@ import { asLinkRule } from "./provider-row";
 export async function setIdentityProviderState(options: { scope: TManagerScope; institutionId: string; providerId: string; op: "enable" | "disable" | "delete" }): Promise<void> {
   const institution = requireInReach(options);
   await transaction(async (tx) => {
-    const before = /^[0-9a-f-]{36}$/i.test(options.providerId) ? await tx.identityProvider.findFirst({ where: { id: options.providerId, institutionId: institution.id } }) : null;
+    const before = isUuidText(options.providerId) ? await tx.identityProvider.findFirst({ where: { id: options.providerId, institutionId: institution.id } }) : null;
     if (!before) throw new AppError("not_found", "Forma de entrada não encontrada nesta instituição.");
     const after =
       options.op === "delete" ? null : await tx.identityProvider.update({ where: { id: before.id }, data: { enabled: options.op === "enable" } });
@@ -27,8 +27,8 @@ export async function setIdentityProviderState(options: { scope: TManagerScope; 
       institutionId: institution.id,
       details: {
         partnerName: before.name,
-        before: { ...settingsOf({ ...before, linkRule: asLinkRule(before.linkRule) }) },
-        after: after ? { ...settingsOf({ ...after, linkRule: asLinkRule(after.linkRule) }) } : null,
+        before: settingsOf(before),
+        after: after ? settingsOf(after) : null,
       },
     });
   });

@@ -1,10 +1,9 @@
 import * as client from "openid-client";
-import { db } from "@/lib/server/db/database";
 import { log } from "@/lib/server/log.mjs";
 import { PROVIDER_PRESETS } from "@/lib/upstream/presets";
 import { describeUpstreamError } from "./describe-upstream-error";
 import { PENDING_MAX_AGE_S, sealPending } from "./pending-sign-in";
-import { asLinkRule, PROVIDER_SELECT } from "./provider-row";
+import { findProvider } from "./provider-row";
 import { upstreamClient, upstreamRedirectUri } from "./upstream-client";
 
 export type TStartResult = { ok: true; location: string; pending: string } | { ok: false; reason: "desativado" | "provedor" };
@@ -16,11 +15,11 @@ export type TStartResult = { ok: true; location: string; pending: string } | { o
  */
 export async function startUpstreamSignIn(options: { providerId: string; callbackUrl: string; loginHint?: string | null; linkFor?: string | null }): Promise<TStartResult> {
   // A button of a page opened before its provider was deleted (or a made-up link) reads like a disabled one.
-  const row = /^[0-9a-f-]{36}$/i.test(options.providerId) ? await db().identityProvider.findUnique({ where: { id: options.providerId }, select: PROVIDER_SELECT }) : null;
+  const row = await findProvider(options.providerId);
   if (!row?.enabled) return { ok: false, reason: "desativado" };
   let config: client.Configuration;
   try {
-    config = await upstreamClient({ ...row, linkRule: asLinkRule(row.linkRule) });
+    config = await upstreamClient(row);
   } catch (error) {
     log().warn({ providerId: row.id, error: describeUpstreamError(error) }, "Upstream discovery failed");
     return { ok: false, reason: "provedor" };

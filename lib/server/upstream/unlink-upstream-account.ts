@@ -1,4 +1,5 @@
 import { AppError } from "@/lib/errors";
+import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
 import { recordAudit } from "@/lib/server/audit/record-audit";
 import { transaction } from "@/lib/server/db/transaction";
 
@@ -9,7 +10,7 @@ import { transaction } from "@/lib/server/db/transaction";
  */
 export async function unlinkUpstreamAccount(options: { personId: string; accountId: string }): Promise<void> {
   await transaction(async (tx) => {
-    const account = /^[0-9a-f-]{36}$/i.test(options.accountId)
+    const account = isUuidText(options.accountId)
       ? await tx.upstreamAccount.findFirst({ where: { id: options.accountId, personId: options.personId, unlinkedAt: null }, select: { id: true, provider: { select: { id: true, name: true, kind: true, institutionId: true } } } })
       : null;
     if (!account) throw new AppError("not_found", "Conta vinculada não encontrada.");

@@ -212,6 +212,8 @@ describe("what the callback refuses before any person is looked at", () => {
       // A deleted provider's button, or a made-up link, reads the same.
       expect(await startUpstreamSignIn({ providerId: "00000000-0000-4000-8000-000000000000", callbackUrl: "/" })).toEqual({ ok: false, reason: "desativado" });
       expect(await startUpstreamSignIn({ providerId: "'; DROP TABLE", callbackUrl: "/" })).toEqual({ ok: false, reason: "desativado" });
+      // 36 characters of the UUID alphabet that are no UUID: refused before the database sees them.
+      expect(await startUpstreamSignIn({ providerId: "-".repeat(36), callbackUrl: "/" })).toEqual({ ok: false, reason: "desativado" });
       expect((await listSignInOptions({ institutionId: f.school1.id })).map((o) => o.providerId)).not.toContain(ids.oidc);
     } finally {
       await setIdentityProviderState({ scope: f.network, institutionId: f.networkId, providerId: ids.oidc, op: "enable" });
