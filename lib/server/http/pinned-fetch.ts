@@ -17,8 +17,11 @@ export interface TPinnedFetchOptions {
  * checked at every request and the connection goes only to the checked addresses, so a second DNS
  * answer cannot point it inside (DNS rebinding). Redirects are never followed (node:http).
  */
-export function pinnedFetch(options: TPinnedFetchOptions): FetchImplementation & ((url: string, init: { method?: string; headers?: HeadersInit; body?: unknown; signal?: AbortSignal | null }) => Promise<Response>) {
-  return async (url: string, init: { method?: string; headers?: HeadersInit; body?: unknown; signal?: AbortSignal | null }) => {
+/** What jose's and openid-client's fetches pass: both shapes fit it. */
+type TFetchInit = { method?: string; headers?: HeadersInit; body?: unknown; signal?: AbortSignal | null };
+
+export function pinnedFetch(options: TPinnedFetchOptions): FetchImplementation & ((url: string, init: TFetchInit) => Promise<Response>) {
+  return async (url: string, init: TFetchInit) => {
     const target = await resolvePinnedTarget({ url: new URL(url), allowPrivateNetwork: options.allowPrivateNetwork, ...(options.lookup ? { lookup: options.lookup } : {}) });
     if (!target) throw new Error("The address is not public");
     const method = init.method?.toUpperCase() === "POST" ? "POST" : "GET";

@@ -1,6 +1,6 @@
 import type { JWT } from "next-auth/jwt";
 import * as client from "openid-client";
-import { recordAudit } from "@/lib/server/audit/record-audit";
+import { recordAudit, type TAuditEntry } from "@/lib/server/audit/record-audit";
 import { listProfiles } from "@/lib/server/auth/list-profiles";
 import { database } from "@/lib/server/db/database";
 import { transaction } from "@/lib/server/db/transaction";
@@ -90,10 +90,19 @@ async function exchangeCode(provider: TProviderRow, pending: TPendingSignIn, cur
   }
 }
 
-async function audit(provider: TProviderRow, entry: { personId: string | null; action: "upstream.sign_in" | "upstream.link" | "upstream.refused"; details: Record<string, string> }): Promise<void> {
-  await transaction((tx) =>
-    recordAudit(tx, { actorPersonId: entry.personId, action: entry.action, targetType: "identity_provider", targetId: provider.id, institutionId: provider.institutionId, details: entry.details }),
-  );
+/** An upstream sign-in's row in the provider's institution's audit log. */
+const auditEntry = (provider: TProviderRow, personId: string | null, action: "upstream.sign_in" | "upstream.link" | "upstream.refused", details: Record<string, string>): TAuditEntry => ({
+  actorPersonId: personId,
+  action,
+  targetType: "identity_provider",
+  targetId: provider.id,
+  institutionId: provider.institutionId,
+  details,
+});
+
+/** A refusal, recorded on its own (nothing else is written). */
+async function auditRefusal(provider: TProviderRow, reason: string): Promise<void> {
+  await transaction((tx) => recordAudit(tx, auditEntry(provider, null, "upstream.refused", { reason })));
 }
 
 /**
@@ -114,12 +123,12 @@ export async function finishUpstreamSignIn(options: { currentUrl: URL; pending: 
 
   const exchanged = await exchangeCode(provider, pending, currentUrl);
   if ("refusal" in exchanged) {
-    await audit(provider, { personId: null, action: "upstream.refused", details: { reason: exchanged.refusal } });
+    await auditRefusal(provider, exchanged.refusal);
     return { ok: false, reason: exchanged.refusal };
   }
   const checked = checkClaims(exchanged.claims, provider);
   if (!checked.ok) {
-    await audit(provider, { personId: null, action: "upstream.refused", details: { reason: checked.reason } });
+    await auditRefusal(provider, checked.reason);
     return { ok: false, reason: CLAIM_REFUSAL[checked.reason] };
   }
   // A link asked from "Meus dados" holds only while the same person is still signed in.
@@ -127,7 +136,7 @@ export async function finishUpstreamSignIn(options: { currentUrl: URL; pending: 
   if (linkFor !== null && linkFor !== options.sessionPersonId) return { ok: false, reason: "estado" };
   const found = await findPerson(provider, checked.subject, checked.key, linkFor);
   if ("refusal" in found) {
-    await audit(provider, { personId: null, action: "upstream.refused", details: { reason: found.refusal } });
+    await auditRefusal(provider, found.refusal);
     return { ok: false, reason: found.refusal };
   }
   const { person } = found;
@@ -140,8 +149,8 @@ export async function finishUpstreamSignIn(options: { currentUrl: URL; pending: 
       update: { personId: person.id, lastUsedAt: new Date(), email: checked.email, unlinkedAt: null },
     });
     const details = { provider: provider.name, kind: provider.kind, rule: checked.key.rule };
-    if (!found.linked) await recordAudit(tx, { actorPersonId: person.id, action: "upstream.link", targetType: "identity_provider", targetId: provider.id, institutionId: provider.institutionId, details });
-    await recordAudit(tx, { actorPersonId: person.id, action: "upstream.sign_in", targetType: "identity_provider", targetId: provider.id, institutionId: provider.institutionId, details });
+    if (!found.linked) await recordAudit(tx, auditEntry(provider, person.id, "upstream.link", details));
+    await recordAudit(tx, auditEntry(provider, person.id, "upstream.sign_in", details));
   });
   const profiles = await listProfiles({ personId: person.id });
   const [only] = profiles.length === 1 ? profiles : [];
