@@ -75,6 +75,8 @@ export function baseUrlRedirect({ baseUrl, isRouteHandler, trust }) {
  * @param {URL} baseUrl
  */
 function isHost(host, baseUrl) {
+  // Nearly every request: the browser sends the host exactly as the base URL has it, so no URL is parsed.
+  if (host === baseUrl.host) return true;
   try {
     return new URL(`${baseUrl.protocol}//${host}`).host === baseUrl.host;
   } catch {
