@@ -44,7 +44,7 @@ export function LinkedAccounts({ accounts, linkable, notice }: { accounts: TUpst
             <li key={o.providerId}>
               <a href={`/entrar/com/${o.providerId}?vincular=1&callbackUrl=%2Fmeus-dados`}
                 className="inline-block rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-900 hover:bg-slate-50">
-                {o.label.replace(/^Entrar com /, "Vincular conta ")}
+                Vincular conta {o.name}
               </a>
             </li>
           ))}

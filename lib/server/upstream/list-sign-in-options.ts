@@ -5,7 +5,9 @@ import { emailDomain, PROVIDER_PRESETS, type TProviderKind } from "@/lib/upstrea
 export interface TSignInOption {
   providerId: string;
   kind: TProviderKind;
-  /** "Entrar com Google", with the network's name when another network offers the same kind. */
+  /** "Google", with the network's name when another network's provider has the same name. */
+  name: string;
+  /** The sign-in button: "Entrar com " and the name. */
   label: string;
   allowedDomains: string[];
 }
@@ -41,12 +43,10 @@ export async function listSignInOptions(options: { institutionId?: string | null
 function toOptions(rows: TRow[]): TSignInOption[] {
   const perKind = new Map<string, number>();
   for (const r of rows) perKind.set(r.kind + r.name, (perKind.get(r.kind + r.name) ?? 0) + 1);
-  return rows.map((r) => ({
-    providerId: r.id,
-    kind: r.kind,
-    label: `Entrar com ${r.name || PROVIDER_PRESETS[r.kind].label}${(perKind.get(r.kind + r.name) ?? 0) > 1 ? ` (${r.networkName})` : ""}`,
-    allowedDomains: r.allowedDomains,
-  }));
+  return rows.map((r) => {
+    const name = `${r.name || PROVIDER_PRESETS[r.kind].label}${(perKind.get(r.kind + r.name) ?? 0) > 1 ? ` (${r.networkName})` : ""}`;
+    return { providerId: r.id, kind: r.kind, name, label: `Entrar com ${name}`, allowedDomains: r.allowedDomains };
+  });
 }
 
 /**
