@@ -3,11 +3,12 @@
 // docs/decisions/021-hot-routes-beside-next.md), and starts the webhook worker (docs/webhooks.md),
 // stopped with the server.
 export async function registerNode(): Promise<void> {
-  const [{ registerHotRoutes, registerShutdownTask }, { flushAccessLogs }, { launchPage }, { handleTokenRequest }, userInfo, data, summary] = await Promise.all([
+  const [{ registerHotRoutes, registerShutdownTask }, { flushAccessLogs }, { launchPage }, { handleTokenRequest }, { handleOneRosterTokenRequest }, userInfo, data, summary] = await Promise.all([
     import("@/lib/server/http/hot-routes"),
     import("@/lib/server/audit/log-access"),
     import("@/lib/server/launch/launch-endpoint"),
     import("@/lib/server/oauth/handle-token-request"),
+    import("@/lib/server/oneroster/handle-oneroster-token-request"),
     import("@/lib/server/oauth/user-info-http"),
     import("@/app/manager/v1/data/[orgId]/route"),
     import("@/app/manager/v1/summary/[orgId]/route"),
@@ -17,6 +18,7 @@ export async function registerNode(): Promise<void> {
   registerHotRoutes([
     // Plain endpoints: the same functions the route files adapt to Next (docs/decisions/033).
     { method: "POST", path: "/lti/v1/oauth2/authorize", endpoint: handleTokenRequest },
+    { method: "POST", path: "/ims/oneroster/token", endpoint: handleOneRosterTokenRequest },
     { method: "GET", path: "/users/v1/users/info", endpoint: userInfo.userInfoGet },
     { method: "POST", path: "/users/v1/users/info", endpoint: userInfo.userInfoPost },
     { method: "OPTIONS", path: "/users/v1/users/info", endpoint: userInfo.userInfoOptions },
