@@ -45,4 +45,5 @@ export const CHANNEL_LABEL = {
   user_info: "Informações do usuário",
   id_token: "Token de identidade (id_token)",
   lti_launch: "Lançamento LTI",
+  oneroster: "OneRoster 1.2",
 } as const;

@@ -2,6 +2,8 @@
 // what it needs; the map only names expressions of it. The map is code (trusted), never input:
 // its `sql` strings are spliced into statements, the client's values never are.
 
+import type { TFilterOperator } from "./filter-parse";
+
 export type TFieldType = "string" | "datetime" | "date" | "enum" | "boolean" | "number";
 
 export interface TFieldSpec {
@@ -14,6 +16,16 @@ export interface TFieldSpec {
   sortable?: boolean;
   /** Default true. */
   filterable?: boolean;
+  /**
+   * For `string`: the operators allowed, when fewer than a string's (an id compares only by `=`
+   * and `!=`).
+   */
+  operators?: readonly TFilterOperator[];
+  /**
+   * For `string`: the value as the column holds it, from the value the client sent (a person's id
+   * arrives as the application's pairwise id and is compared as the Hub's). Built per request.
+   */
+  toColumnValue?: (value: string) => string;
 }
 
 /**

@@ -43,7 +43,7 @@ const OPERATORS: Readonly<Record<TFieldType, readonly TFilterOperator[]>> = {
 };
 
 function operatorForType(spec: TFieldSpec, predicate: TFilterPredicate): void {
-  const allowed = OPERATORS[spec.type];
+  const allowed = spec.operators ?? OPERATORS[spec.type];
   if (!allowed.includes(predicate.operator)) {
     throw filterError(
       `Predicate '${predicate.operator}' cannot be used with ${quoteInput(predicate.field)} (${spec.type}); use one of ${allowed.join(" ")}.`,
@@ -75,7 +75,7 @@ function condition(spec: TFieldSpec, predicate: TFilterPredicate, params: unknow
   }
   switch (spec.type) {
     case "string":
-      return comparison(spec.sql, operator, bind(params, value, "::text"));
+      return comparison(spec.sql, operator, bind(params, spec.toColumnValue ? spec.toColumnValue(value) : value, "::text"));
     case "datetime":
       return comparison(spec.sql, operator, bind(params, dateTimeValue(field, value), "::timestamptz"));
     case "date":

@@ -253,7 +253,7 @@ export const ZSummaryFiltersSchema = z
 export type TSummaryFilters = z.output<typeof ZSummaryFiltersSchema>;
 
 /** The channels of the institution's access log (DataAccessLog.channel). */
-export const ACCESS_CHANNELS = ["data_api", "summary", "user_info", "id_token", "lti_launch"] as const;
+export const ACCESS_CHANNELS = ["data_api", "summary", "user_info", "id_token", "lti_launch", "oneroster"] as const;
 export type TAccessChannel = (typeof ACCESS_CHANNELS)[number];
 
 /**

@@ -85,12 +85,12 @@ const columns = (kind: string) => `e.id, e.entity::text AS entity, ${kind} AS ki
 const peopleSql = (profileIds: string) => `SELECT pr.id AS "profileId", p.name, to_char(p."birthDate", 'YYYY-MM-DD') AS "birthDate", p.cpf, p.email, p.phone
     FROM "Profile" pr JOIN "Person" p ON p.id = pr."personId" WHERE pr.id = ANY (${profileIds})`;
 const PEOPLE_CTE = `pe AS MATERIALIZED (${peopleSql(`ARRAY(SELECT u."recordId" FROM u WHERE u.entity = 'usuario')`)})`;
-/** The people of a list of profile ids ($1), for queryEventsThenPeople: one text, kept prepared. */
-const PEOPLE_SQL = peopleSql("$1::uuid[]");
+/** The people of a list of profile ids ($1), for queryEventsThenPeople and OneRoster's users: one text, kept prepared. */
+export const PEOPLE_SQL = peopleSql("$1::uuid[]");
 const PERSON_COLUMNS = `pe."profileId", pe.name, pe."birthDate", pe.cpf, pe.email, pe.phone`;
 
 /** A profile's person as the page shows it; `profileId` null when the row is no usuario or its profile is gone. */
-interface TPersonColumns {
+export interface TPersonColumns {
   profileId: string | null;
   name: string | null;
   birthDate: string | null;
@@ -252,7 +252,7 @@ function feedViewConditions(view: TFeedView, p: (value: unknown) => string): str
  * a position, so paging and `cursorRetomada` keep their guarantee. `ids` is the parameter of
  * the institution list. occurredAt is the writing transaction's start (the column's default).
  */
-function timeSafeHorizonSql(ids: string): string {
+export function timeSafeHorizonSql(ids: string): string {
   // The scan starts at the feed clock's floor for T (decision 018): the last second of the log
   // (at a million students a min(txid) walked the whole (institutionId, txid) index filtering
   // occurredAt: 1.8 s).

@@ -1,0 +1,288 @@
+// The OneRoster 1.2 Rostering read side against the embedded database: envelopes, the mapping,
+// the query language end to end, the sharing rule and the per-application ids (the same as the
+// Data API's for the same application), tombstones and the access log. The served hub and an
+// independent client are exercised in test/integration/oneroster-client.test.ts.
+import { NextRequest } from "next/server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { GET as dataGet } from "@/app/manager/v1/data/[orgId]/route";
+import { POST as tokenPost } from "@/app/ims/oneroster/token/route";
+import { resetEnvCache } from "@/lib/env";
+import { createApiKey } from "@/lib/server/api-keys/create-api-key";
+import { flushAccessLogs } from "@/lib/server/audit/log-access";
+import { database, db } from "@/lib/server/db/database";
+import { timeSafeHorizonSql } from "@/lib/server/data-api/query-events";
+import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
+import { linkGuardian } from "@/lib/server/school-data/link-guardian";
+import { unenrollStudent } from "@/lib/server/school-data/unenroll-student";
+import { setupTestDatabase } from "@/test/database";
+import { createSchool, type TSchool } from "@/test/fixtures/launch";
+import { createTestApp, TEST_ISSUER, type TTestApp } from "@/test/fixtures/oauth";
+import { readRostering } from "./read-rostering";
+
+setupTestDatabase();
+
+const SCOPE = "https://purl.imsglobal.org/spec/or/v1p2/scope/";
+
+interface TPartner {
+  app: TTestApp;
+  token: string;
+  key: string;
+}
+
+let s: TSchool;
+let a: TPartner;
+let b: TPartner;
+let guardianLink = "";
+
+async function tokenFor(app: TTestApp, scope?: string): Promise<string> {
+  const body = new URLSearchParams({ grant_type: "client_credentials", ...(scope ? { scope } : {}) });
+  const request = new NextRequest(new URL("/ims/oneroster/token", TEST_ISSUER), {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64")}` },
+    body: body.toString(),
+  });
+  const response = await tokenPost(request);
+  const text = await response.text();
+  expect(response.status, text).toBe(200);
+  return (JSON.parse(text) as { access_token: string }).access_token;
+}
+
+type TAnswer = { status: number; headers: Record<string, string>; body: Record<string, unknown> };
+
+async function get(token: string | null, path: string): Promise<TAnswer> {
+  const url = new URL(path, "http://x/");
+  const answer = await readRostering({
+    segments: url.pathname.split("/").filter(Boolean).map(decodeURIComponent),
+    query: url.searchParams,
+    authorization: token === null ? null : `Bearer ${token}`,
+  });
+  return answer as TAnswer;
+}
+
+const list = <T = Record<string, unknown>>(answer: TAnswer, member: string) => answer.body[member] as T[];
+
+/** Until every event written so far is below the time-safe cut every OneRoster read takes. */
+async function waitForCut(): Promise<void> {
+  const ids = (await db().institution.findMany({ select: { id: true } })).map((i) => i.id);
+  for (;;) {
+    const [cut] = await database().sql.query<{ xmin: string }>(timeSafeHorizonSql("$1"), [ids]);
+    const [max] = await database().sql.query<{ txid: string }>(`SELECT coalesce(max(txid), 0)::text AS txid FROM "ChangeEvent"`);
+    if (BigInt(cut!.xmin) > BigInt(max!.txid)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function partner(name: string, oneRoster: boolean): Promise<TPartner> {
+  const app = await createTestApp(name);
+  await db().edtechLink.create({ data: { institutionId: s.networkId, edtechId: app.edtechId } });
+  await db().applicationAccess.create({
+    data: { institutionId: s.networkId, applicationId: app.id, allowedAttributes: ["nome_usuario", "email_usuario", "idade"], anonymizedAttributes: ["email_usuario"], oneRoster },
+  });
+  const { key } = await createApiKey({ applicationId: app.id, name: "teste" });
+  return { app, key, token: oneRoster ? await tokenFor(app) : "" };
+}
+
+beforeAll(async () => {
+  process.env.HUB_BASE_URL = TEST_ISSUER;
+  process.env.HUB_SECRET = "oneroster-read-test-secret-0123456789";
+  resetEnvCache();
+  s = await createSchool();
+  guardianLink = (await linkGuardian({ guardianId: s.guardian.id, studentId: s.student.id, kinship: "pai" })).id;
+  a = await partner("Leitura", true);
+  b = await partner("Matemática", true);
+  await waitForCut();
+}, 60_000);
+
+describe("authorisation", () => {
+  it("no token: 401 with the binding's payload and a Bearer challenge", async () => {
+    const answer = await get(null, "users");
+    expect(answer.status).toBe(401);
+    expect(answer.headers["WWW-Authenticate"]).toMatch(/^Bearer realm="OneRoster"/);
+    expect(answer.body).toMatchObject({ imsx_codeMajor: "failure", imsx_severity: "error" });
+    expect(JSON.stringify(answer.body)).toContain("unauthorisedrequest");
+  });
+
+  it("a core-only token reads users but not a nested collection nor demographics (403)", async () => {
+    const core = await tokenFor(a.app, `${SCOPE}roster-core.readonly`);
+    expect((await get(core, "users")).status).toBe(200);
+    const nested = await get(core, `classes/${s.classId}/students`);
+    expect(nested.status).toBe(403);
+    expect(JSON.stringify(nested.body)).toContain("forbidden");
+    expect((await get(core, "demographics")).status).toBe(403);
+  });
+
+  it("an unknown endpoint is a 404 unknownobject, before the token is looked at", async () => {
+    const answer = await get(null, "pupils");
+    expect(answer.status).toBe(404);
+    expect(JSON.stringify(answer.body)).toContain("unknownobject");
+  });
+});
+
+describe("orgs", () => {
+  it("the network is a district with its schools as children; schools are schools", async () => {
+    const orgs = list<{ sourcedId: string; type: string; parent?: { sourcedId: string; href: string; type: string }; children: { sourcedId: string }[] }>(await get(a.token, "orgs"), "orgs");
+    const network = orgs.find((o) => o.sourcedId === s.networkId)!;
+    expect(network.type).toBe("district");
+    expect(network.children.map((c) => c.sourcedId).sort()).toEqual([s.schoolId, s.otherSchoolId].sort());
+    const school = orgs.find((o) => o.sourcedId === s.schoolId)!;
+    expect(school).toMatchObject({ type: "school", parent: { sourcedId: s.networkId, type: "org", href: `${TEST_ISSUER}/ims/oneroster/rostering/v1p2/orgs/${s.networkId}` } });
+    const schools = list<{ sourcedId: string }>(await get(a.token, "schools"), "orgs");
+    expect(schools.map((o) => o.sourcedId).sort()).toEqual([s.schoolId, s.otherSchoolId].sort());
+  });
+
+  it("one org by id; an unknown one is a 404", async () => {
+    expect((await get(a.token, `schools/${s.schoolId}`)).body.org).toMatchObject({ sourcedId: s.schoolId, status: "active" });
+    expect((await get(a.token, `schools/${s.networkId}`)).status).toBe(404);
+  });
+});
+
+describe("users: the same person, the same ids and the same rule as the Data API", () => {
+  it("sourcedId is the application's pairwise id of the profile, as the Data API and sign-in give it; two applications never share one", async () => {
+    const idsA = await pairwiseIds({ kind: "application", id: a.app.id });
+    const usersA = list<{ sourcedId: string; userMasterIdentifier: string }>(await get(a.token, "users"), "users");
+    const usersB = list<{ sourcedId: string }>(await get(b.token, "users"), "users");
+    expect(usersA.map((u) => u.sourcedId)).toContain(idsA.toPartner(s.student.id));
+    expect(usersA.map((u) => u.sourcedId)).not.toContain(s.student.id);
+    const setB = new Set(usersB.map((u) => u.sourcedId));
+    expect(usersA.some((u) => setB.has(u.sourcedId))).toBe(false);
+
+    const request = new NextRequest(new URL(`/manager/v1/data/${s.schoolId}?entity=usuario`, TEST_ISSUER), { headers: { "x-api-key": a.key } });
+    const data = (await (await dataGet(request, { params: Promise.resolve({ orgId: s.schoolId }) })).json()) as { dados: { usuario: { registro: Record<string, string> }[] } };
+    const dataStudent = data.dados.usuario.find((e) => e.registro.id === idsA.toPartner(s.student.id))!.registro;
+    const student = list<Record<string, unknown>>(await get(a.token, `users/${idsA.toPartner(s.student.id)}`).then((r) => ({ ...r, body: { users: [r.body.user] } })), "users")[0]!;
+    expect(student.userMasterIdentifier).toBe(dataStudent.pessoaId);
+    expect(student.email).toBe(dataStudent.email_usuario);
+    expect(dataStudent.email_usuario).toMatch(/@anonimo\.invalid$/);
+    expect(student).toMatchObject({ givenName: "Júlia", familyName: "Prado", enabledUser: "true", roles: [{ roleType: "primary", role: "student", org: { sourcedId: s.schoolId } }] });
+    expect(student).not.toHaveProperty("phone");
+    expect(student.userIds).toEqual([]);
+  });
+
+  it("guardian links are agents on both sides", async () => {
+    const ids = await pairwiseIds({ kind: "application", id: a.app.id });
+    const student = (await get(a.token, `students/${ids.toPartner(s.student.id)}`)).body.user as { agents: { sourcedId: string; type: string }[] };
+    expect(student.agents).toEqual([expect.objectContaining({ sourcedId: ids.toPartner(s.guardian.id), type: "user" })]);
+    const guardian = (await get(a.token, `users/${ids.toPartner(s.guardian.id)}`)).body.user as { agents: { sourcedId: string }[]; roles: { role: string }[] };
+    expect(guardian.roles[0]!.role).toBe("guardian");
+    expect(guardian.agents.map((x) => x.sourcedId)).toEqual([ids.toPartner(s.student.id)]);
+    expect(guardianLink).not.toBe("");
+  });
+
+  it("another application's id names nobody here (404), and a student is not a teacher", async () => {
+    const idsB = await pairwiseIds({ kind: "application", id: b.app.id });
+    expect((await get(a.token, `users/${idsB.toPartner(s.student.id)}`)).status).toBe(404);
+    const idsA = await pairwiseIds({ kind: "application", id: a.app.id });
+    expect((await get(a.token, `teachers/${idsA.toPartner(s.student.id)}`)).status).toBe(404);
+  });
+});
+
+describe("the query language on the served data", () => {
+  it("filter by role, by a plain name, by sourcedId (the application's id); sort; fields", async () => {
+    const ids = await pairwiseIds({ kind: "application", id: a.app.id });
+    const students = list<{ sourcedId: string }>(await get(a.token, `users?filter=${encodeURIComponent("roles.role='student'")}`), "users");
+    expect(students.map((u) => u.sourcedId).sort()).toEqual([ids.toPartner(s.student.id), ids.toPartner(s.otherStudent.id)].sort());
+    const juliaAnswer = await get(a.token, `users?filter=${encodeURIComponent("givenName='Júlia' AND familyName~'pra'")}`);
+    const julia = list<{ givenName: string }>(juliaAnswer, "users");
+    expect(julia.map((u) => u.givenName)).toEqual(["Júlia"]);
+    const byId = list<{ sourcedId: string }>(await get(a.token, `users?filter=${encodeURIComponent(`sourcedId='${ids.toPartner(s.teacher.id)}'`)}`), "users");
+    expect(byId.map((u) => u.sourcedId)).toEqual([ids.toPartner(s.teacher.id)]);
+    const sorted = list<{ givenName: string }>(await get(a.token, `students?sort=givenName&orderBy=desc&fields=givenName`), "users");
+    expect(sorted).toEqual([{ givenName: "Júlia" }, { givenName: "Caio" }]);
+  });
+
+  it("an anonymised attribute matches no filter: its pseudonym is not its value", async () => {
+    const answer = await get(a.token, `users?filter=${encodeURIComponent(`email='${s.student.email}'`)}`);
+    expect(answer.status).toBe(200);
+    expect(list(answer, "users")).toEqual([]);
+  });
+
+  it("limit and offset with X-Total-Count and Link", async () => {
+    const answer = await get(a.token, "users?limit=2&offset=0");
+    const total = Number(answer.headers["X-Total-Count"]);
+    expect(total).toBeGreaterThanOrEqual(5);
+    expect(list(answer, "users")).toHaveLength(2);
+    expect(answer.headers.Link).toContain('rel="next"');
+    expect(answer.headers.Link).toContain(`${TEST_ISSUER}/ims/oneroster/rostering/v1p2/users?limit=2&offset=2`);
+  });
+
+  it.each([
+    ["a malformed filter", "users?filter=givenName%3D", "invalid_filter_field"],
+    ["an unknown filter field", `users?filter=${encodeURIComponent("shoeSize='42'")}`, "invalid_filter_field"],
+    ["an unknown selection field", "users?fields=shoeSize", "invalid_selection_field"],
+    ["a bad limit", "users?limit=-1", "invaliddata"],
+    ["an unknown sort field", "users?sort=shoeSize", "invaliddata"],
+    ["a sort on an id", "users?sort=sourcedId", "invaliddata"],
+  ])("%s is a 400 with the status payload", async (_label, path, codeMinor) => {
+    const answer = await get(a.token, path);
+    expect(answer.status).toBe(400);
+    expect(JSON.stringify(answer.body)).toContain(codeMinor);
+  });
+});
+
+describe("classes, courses, sessions and enrollments", () => {
+  it("a class is a homeroom of its grade's course, in its school and school year, with its subjects", async () => {
+    const cls = (await get(a.token, `classes/${s.classId}`)).body.class as Record<string, unknown>;
+    expect(cls).toMatchObject({ title: "7º ano A", classType: "homeroom", school: { sourcedId: s.schoolId }, subjects: ["Matemática"] });
+    const course = cls.course as { sourcedId: string };
+    const period = (cls.terms as { sourcedId: string }[])[0]!;
+    expect((await get(a.token, `courses/${course.sourcedId}`)).body.course).toMatchObject({ org: { sourcedId: s.schoolId }, schoolYear: { sourcedId: period.sourcedId } });
+    expect((await get(a.token, `academicSessions/${period.sourcedId}`)).body.academicSession).toMatchObject({ type: "schoolYear", schoolYear: "2026", startDate: "2026-02-02" });
+    expect(list(await get(a.token, "terms"), "academicSessions")).toEqual([]);
+  });
+
+  it("enrollments name the application's ids of the user and the link; nested collections follow them", async () => {
+    const ids = await pairwiseIds({ kind: "application", id: a.app.id });
+    const enrollments = list<{ role: string; user: { sourcedId: string }; class: { sourcedId: string }; metadata?: Record<string, unknown> }>(
+      await get(a.token, `schools/${s.schoolId}/classes/${s.classId}/enrollments`),
+      "enrollments",
+    );
+    expect(enrollments.map((e) => [e.role, e.user.sourcedId]).sort()).toEqual([["student", ids.toPartner(s.student.id)], ["teacher", ids.toPartner(s.teacher.id)]].sort());
+    expect(enrollments.find((e) => e.role === "teacher")!.metadata).toMatchObject({ "hub.disciplina": { name: "Matemática" } });
+    const students = list<{ sourcedId: string }>(await get(a.token, `classes/${s.classId}/students`), "users");
+    expect(students.map((u) => u.sourcedId)).toEqual([ids.toPartner(s.student.id)]);
+    const classes = list<{ sourcedId: string }>(await get(a.token, `students/${ids.toPartner(s.student.id)}/classes`), "classes");
+    expect(classes.map((c) => c.sourcedId)).toEqual([s.classId]);
+    expect((await get(a.token, `schools/${s.otherSchoolId}/classes/${s.classId}/students`)).status).toBe(404);
+  });
+
+  it("an unenrolment is a tobedeleted enrollment in a delta read; the student leaves the class", async () => {
+    const before = new Date(Date.now() - 1000).toISOString();
+    const link = await db().classStudent.findFirstOrThrow({ where: { classId: s.otherClassId, studentId: s.otherStudent.id } });
+    await unenrollStudent({ enrollmentId: link.id });
+    await waitForCut();
+    const ids = await pairwiseIds({ kind: "application", id: a.app.id });
+    const delta = list<{ sourcedId: string; status: string }>(await get(a.token, `enrollments?filter=${encodeURIComponent(`dateLastModified>'${before}'`)}`), "enrollments");
+    expect(delta).toEqual([expect.objectContaining({ sourcedId: ids.toPartner(link.id), status: "tobedeleted" })]);
+    expect(list(await get(a.token, `classes/${s.otherClassId}/students`), "users")).toEqual([]);
+  });
+});
+
+describe("demographics", () => {
+  it("only with its scope, and the birth date only where the school shares it in plain", async () => {
+    const demographics = await tokenFor(a.app, `${SCOPE}roster-demographics.readonly`);
+    expect((await get(demographics, "users")).status).toBe(403);
+    const answer = await get(demographics, "demographics");
+    expect(answer.status).toBe(200);
+    expect(list(answer, "demographics").length).toBeGreaterThan(0);
+  });
+});
+
+describe("the rule decides on every call", () => {
+  it("a school whose own rule turns OneRoster off disappears from the next read", async () => {
+    await db().applicationAccess.create({ data: { institutionId: s.otherSchoolId, applicationId: b.app.id, allowedAttributes: [], anonymizedAttributes: [], oneRoster: false } });
+    const schools = list<{ sourcedId: string }>(await get(b.token, "schools"), "orgs");
+    expect(schools.map((o) => o.sourcedId)).toEqual([s.schoolId]);
+    const ids = await pairwiseIds({ kind: "application", id: b.app.id });
+    expect((await get(b.token, `users/${ids.toPartner(s.outsider.id)}`)).status).toBe(404);
+  });
+});
+
+describe("the access log", () => {
+  it("each read is written with the oneroster channel, per institution whose records it carried", async () => {
+    await get(a.token, `schools/${s.schoolId}/students`);
+    await flushAccessLogs();
+    const rows = await db().dataAccessLog.findMany({ where: { applicationId: a.app.id, channel: "oneroster", institutionId: s.schoolId } });
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.some((r) => (r.filters as Record<string, string>).path === `/schools/${s.schoolId}/students` && r.attributes.includes("nome_usuario"))).toBe(true);
+  });
+});

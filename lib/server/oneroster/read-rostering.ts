@@ -1,0 +1,401 @@
+// GET on the OneRoster 1.2 Rostering service: authorise, resolve what the application reads, run
+// the query language against the path's source, apply the sharing rule and the application's ids
+// to the page, shape the objects, write the access log. Errors are the binding's status payload.
+import { env } from "@/lib/env";
+import { parseFields } from "@/lib/oneroster/fields";
+import { compileFilter } from "@/lib/oneroster/filter-compile";
+import { parseFilter } from "@/lib/oneroster/filter-parse";
+import { pagingHeaders } from "@/lib/oneroster/links";
+import {
+  academicSessionObject,
+  classObject,
+  courseObject,
+  demographicsObject,
+  enrollmentObject,
+  orgObject,
+  ROSTERING_PATH,
+  userObject,
+  type THubRole,
+} from "@/lib/oneroster/objects";
+import { parsePaging } from "@/lib/oneroster/paging";
+import { parseSort } from "@/lib/oneroster/sort";
+import { asOneRosterError, OneRosterError, statusPayload } from "@/lib/oneroster/status";
+import { logAccess } from "@/lib/server/audit/log-access";
+import { database } from "@/lib/server/db/database";
+import { configurationForRecord, recordFilterByRole } from "@/lib/server/data-api/privacy";
+import { PEOPLE_SQL, timeSafeHorizonSql, type TPersonColumns } from "@/lib/server/data-api/query-events";
+import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
+import { pairwiseIds, type TPairwiseIds } from "@/lib/server/privacy/pairwise-ids";
+import { log } from "@/lib/server/log.mjs";
+import { PROFILE_ROLES, type TPersonalAttribute } from "@/lib/validations/data-api";
+import { resolveOneRosterReach, type TOneRosterReach } from "./resolve-oneroster-reach";
+import { collectionDef, rosteringRoute, SELECTABLE_FIELDS, type TCondition, type TObjectKind, type TPathId, type TRosteringRoute } from "./rostering-routes";
+import { BASE_PARAMS, fieldMapFor, sourceSql, TOMBSTONE_DAYS, type TFieldContext, type TFieldMapName } from "./rostering-sources";
+import { bearerChallenge, requireScope, verifyOneRosterBearer, type TOneRosterClient } from "./verify-bearer";
+
+/** The largest page served; a larger `limit` is served this many (lib/oneroster/paging.ts). */
+export const MAX_LIMIT = 1000;
+
+export interface TRosteringRequest {
+  /** The path after the service's base, split on "/" (already percent-decoded). */
+  segments: readonly string[];
+  query: URLSearchParams;
+  authorization: string | null;
+}
+
+export interface TRosteringResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+const FIELD_MAP_OF: Readonly<Record<TObjectKind, TFieldMapName>> = {
+  org: "orgs",
+  academicSession: "academicSessions",
+  course: "courses",
+  class: "classes",
+  enrollment: "enrollments",
+  user: "users",
+  demographics: "demographics",
+};
+
+const JSON_HEADERS = { "Content-Type": "application/json", "Cache-Control": "no-store" };
+
+type TRow = Record<string, unknown> & { sid: string; deleted: boolean; modified: Date | string; inst: string };
+
+interface TReadContext {
+  client: TOneRosterClient;
+  reach: TOneRosterReach;
+  ids: TPairwiseIds;
+  baseUrl: string;
+  cut: string;
+}
+
+/** The SQL expression of the column value for an id of the path. */
+function boundId(params: unknown[], ids: TPairwiseIds) {
+  return (id: TPathId): string => {
+    params.push(id.person ? (ids.toGlobal(id.value) ?? id.value) : id.value);
+    return `$${params.length}::text`;
+  };
+}
+
+/** The parameters every source reads ($1 institutions, $2 cut, $3 tombstone floor). */
+function baseParams(context: TReadContext): unknown[] {
+  const floor = new Date(Date.now() - TOMBSTONE_DAYS * 86_400_000);
+  const params = [context.reach.ids, context.cut, floor.toISOString()];
+  if (params.length !== BASE_PARAMS) throw new Error("source parameters out of step");
+  return params;
+}
+
+/**
+ * Per personal attribute, the (institution, role) pairs where the application sees it in plain,
+ * as an SQL condition on `src`. The pairs are written into the statement as a literal (they are
+ * UUIDs read from the database and the fixed role names, checked here), not bound: a filter
+ * compiles against a copy of the parameters, and a literal has no place to lose.
+ */
+function plainConditions(reach: TOneRosterReach): TFieldContext["plain"] {
+  const cache = new Map<TPersonalAttribute, string>();
+  return (attribute) => {
+    let sql = cache.get(attribute);
+    if (!sql) {
+      const pairs: string[] = [];
+      for (const institution of reach.institutions.values()) {
+        if (!isUuidText(institution.id)) throw new Error("institution ids are UUIDs");
+        for (const role of PROFILE_ROLES) {
+          const configuration = institution.configurations[role];
+          if (configuration.allowed.includes(attribute) && !configuration.anonymized.includes(attribute)) pairs.push(`'${institution.id}|${role}'`);
+        }
+      }
+      sql = pairs.length === 0 ? "false" : `((src.inst || '|' || src.perfil) = ANY(ARRAY[${pairs.join(", ")}]::text[]))`;
+      cache.set(attribute, sql);
+    }
+    return sql;
+  };
+}
+
+interface TStatement {
+  from: string;
+  where: string[];
+  params: unknown[];
+}
+
+function statementFor(context: TReadContext, route: Pick<TRosteringRoute, "collection" | "where" | "single">): TStatement {
+  const params = baseParams(context);
+  const bind = boundId(params, context.ids);
+  const where = [...route.collection.where, ...route.where.map((condition: TCondition) => condition(bind))];
+  if (route.single) where.push(`src.sid = ${bind(route.single)}`);
+  return { from: `(${sourceSql(route.collection.source)}) src`, where, params };
+}
+
+const whereSql = (where: readonly string[]) => (where.length > 0 ? `WHERE ${where.join(" AND ")}` : "");
+
+/** 404 unless every object the path names exists for the application. */
+async function checkParents(context: TReadContext, route: TRosteringRoute): Promise<void> {
+  for (const parent of route.parents) {
+    const statement = statementFor(context, { collection: collectionDef(parent.collection), where: parent.where ?? [], single: parent.id });
+    const [row] = await database().sql.query<{ found: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM ${statement.from} ${whereSql(statement.where)}) AS found`,
+      statement.params,
+    );
+    if (!row?.found) throw new OneRosterError("unknownobject", `Unknown Object: ${parent.collection} ${JSON.stringify(parent.id.value.slice(0, 64))}.`);
+  }
+}
+
+/** The cut of this request's reads: a feed position time-safe as the Data API's min_date (docs/decisions/013). */
+async function readCut(institutionIds: readonly string[]): Promise<string> {
+  if (institutionIds.length === 0) return "0";
+  const [row] = await database().sql.query<{ xmin: string }>(timeSafeHorizonSql("$1"), [institutionIds]);
+  return String(row!.xmin);
+}
+
+// ---------------------------------------------------------------- shaping a page
+
+const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
+const base = (row: TRow, sourcedId = row.sid) => ({ sourcedId, deleted: row.deleted, modifiedAt: asDate(row.modified) });
+
+async function subjectsOfClasses(classIds: string[]): Promise<Map<string, { name: string; code: string | null }[]>> {
+  const bySubject = new Map<string, { name: string; code: string | null }[]>();
+  if (classIds.length === 0) return bySubject;
+  const rows = await database().sql.query<{ classId: string; name: string; code: string | null }>(
+    `SELECT DISTINCT st."classId"::text AS "classId", s.name, s.code FROM "SubjectTeacher" st JOIN "Subject" s ON s.id = st."subjectId"
+      WHERE st."classId" = ANY($1::uuid[]) ORDER BY s.name`,
+    [classIds],
+  );
+  for (const row of rows) {
+    const list = bySubject.get(row.classId) ?? [];
+    list.push({ name: row.name, code: row.code });
+    bySubject.set(row.classId, list);
+  }
+  return bySubject;
+}
+
+async function subjectsById(ids: string[]): Promise<Map<string, { name: string; code: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await database().sql.query<{ id: string; name: string; code: string | null }>(
+    `SELECT id::text, name, code FROM "Subject" WHERE id = ANY($1::uuid[])`,
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, { name: row.name, code: row.code }]));
+}
+
+/** Guardians of the page's students and students of its guardians, both read by the application. */
+async function agentsOf(profileIds: string[], reach: TOneRosterReach): Promise<Map<string, string[]>> {
+  const agents = new Map<string, string[]>();
+  if (profileIds.length === 0) return agents;
+  const rows = await database().sql.query<{ guardian: string; student: string }>(
+    `SELECT g."guardianId"::text AS guardian, g."studentId"::text AS student FROM "GuardianStudent" g
+       JOIN "Profile" a ON a.id = g."guardianId" JOIN "Profile" s ON s.id = g."studentId"
+      WHERE (g."guardianId" = ANY($1::uuid[]) OR g."studentId" = ANY($1::uuid[]))
+        AND a."institutionId" = ANY($2::uuid[]) AND s."institutionId" = ANY($2::uuid[])`,
+    [profileIds, reach.ids],
+  );
+  const add = (from: string, to: string) => agents.set(from, [...(agents.get(from) ?? []), to]);
+  for (const row of rows) {
+    add(row.student, row.guardian);
+    add(row.guardian, row.student);
+  }
+  return agents;
+}
+
+/** The page's people, with the sharing rule of each one's institution and role applied. */
+async function peopleOf(rows: TRow[], context: TReadContext): Promise<Map<string, Record<string, unknown>>> {
+  const live = rows.filter((row) => !row.deleted).map((row) => row.sid);
+  const people = live.length === 0 ? [] : await database().sql.query<TPersonColumns & { profileId: string }>(PEOPLE_SQL, [live], { prepared: true });
+  const byProfile = new Map(people.map((p) => [p.profileId, p]));
+  const filters = new Map<string, ReturnType<typeof recordFilterByRole>>();
+  const shown = new Map<string, Record<string, unknown>>();
+  for (const row of rows) {
+    const person = byProfile.get(row.sid);
+    if (!person) continue;
+    const institution = context.reach.institutions.get(row.inst);
+    if (!institution) continue;
+    let filter = filters.get(row.inst);
+    if (!filter) filters.set(row.inst, (filter = recordFilterByRole(institution.configurations, context.client.applicationId)));
+    shown.set(
+      row.sid,
+      filter({ perfil: row.perfil, nome_usuario: person.name, idade: person.birthDate, cpf: person.cpf, email_usuario: person.email, telefone: person.phone }),
+    );
+  }
+  return shown;
+}
+
+const text = (value: unknown): string | null | undefined => (value === undefined ? undefined : value === null ? null : String(value));
+
+async function shapePage(kind: TObjectKind, rows: TRow[], context: TReadContext): Promise<Record<string, unknown>[]> {
+  const { baseUrl, ids } = context;
+  switch (kind) {
+    case "org":
+      return rows.map((row) => {
+        const institution = context.reach.institutions.get(row.sid);
+        const children = [...context.reach.institutions.values()].filter((i) => i.parentId === row.sid).map((i) => i.id);
+        return orgObject(baseUrl, { ...base(row), name: String(row.name), kind: row.type === "school" ? "school" : "network", parentId: institution?.parentId ?? null, childIds: children });
+      });
+    case "academicSession":
+      return rows.map((row) => academicSessionObject({ ...base(row), title: String(row.title), startDate: String(row.start_date), endDate: String(row.end_date), code: String(row.code) }));
+    case "course":
+      return rows.map((row) =>
+        courseObject(baseUrl, { ...base(row), grade: text(row.grade) ?? null, periodId: String(row.period), periodCode: String(row.period_code), institutionId: row.inst }),
+      );
+    case "class": {
+      const subjects = await subjectsOfClasses(rows.map((row) => row.sid));
+      return rows.map((row) =>
+        classObject(baseUrl, {
+          ...base(row),
+          title: String(row.title),
+          grade: text(row.grade) ?? null,
+          shift: text(row.shift) ?? null,
+          courseId: String(row.course),
+          institutionId: row.inst,
+          periodId: String(row.period),
+          subjects: subjects.get(row.sid) ?? [],
+        }),
+      );
+    }
+    case "enrollment": {
+      const subjects = await subjectsById([...new Set(rows.map((row) => text(row.subject_id)).filter((s): s is string => !!s))]);
+      const translated = ids.toPartnerMany(rows.flatMap((row) => [row.sid, String(row.user_id)]));
+      return rows.map((row, i) => {
+        const subjectId = text(row.subject_id);
+        const subject = subjectId ? subjects.get(subjectId) : undefined;
+        return enrollmentObject(baseUrl, {
+          ...base(row, translated[2 * i]!),
+          role: row.role === "teacher" ? "teacher" : "student",
+          userId: translated[2 * i + 1]!,
+          classId: String(row.class_id),
+          institutionId: row.inst,
+          subject: subjectId && subject ? { sourcedId: subjectId, name: subject.name, code: subject.code } : null,
+        });
+      });
+    }
+    case "user": {
+      const [people, agents] = await Promise.all([peopleOf(rows, context), agentsOf(rows.filter((r) => !r.deleted).map((r) => r.sid), context.reach)]);
+      const order: string[] = [];
+      const note = (id: string) => order.push(id) - 1;
+      const slots = rows.map((row) => ({ sid: note(row.sid), person: note(String(row.person)), agents: (agents.get(row.sid) ?? []).map(note) }));
+      const translated = ids.toPartnerMany(order);
+      return rows.map((row, i) => {
+        const shown = people.get(row.sid) ?? {};
+        const slot = slots[i]!;
+        return userObject(baseUrl, {
+          ...base(row, translated[slot.sid]!),
+          masterId: translated[slot.person]!,
+          role: String(row.perfil) as THubRole,
+          institutionId: row.inst,
+          institutionKind: row.inst_kind === "school" ? "school" : "network",
+          name: text(shown.nome_usuario),
+          email: text(shown.email_usuario),
+          phone: text(shown.telefone),
+          cpf: text(shown.cpf),
+          agentIds: slot.agents.map((at) => translated[at]!),
+        });
+      });
+    }
+    case "demographics": {
+      const people = await peopleOf(rows, context);
+      const translated = ids.toPartnerMany(rows.map((row) => row.sid));
+      return rows.map((row, i) => {
+        const institution = context.reach.institutions.get(row.inst);
+        const plain = institution ? configurationForRecord(institution.configurations, { perfil: row.perfil }) : null;
+        const birthDate = plain && plain.allowed.includes("idade") && !plain.anonymized.includes("idade") ? text(people.get(row.sid)?.idade) : undefined;
+        return demographicsObject({ ...base(row, translated[i]!), birthDate });
+      });
+    }
+  }
+}
+
+function selectFields(objects: Record<string, unknown>[], fields: string[] | null): Record<string, unknown>[] {
+  if (!fields) return objects;
+  return objects.map((object) => Object.fromEntries(fields.filter((name) => name in object).map((name) => [name, object[name]])));
+}
+
+// ---------------------------------------------------------------- the request
+
+/** The query parameters, for the access log (the token never is one). */
+function loggedFilters(request: TRosteringRequest): Record<string, string> {
+  const filters: Record<string, string> = { path: `/${request.segments.join("/")}` };
+  for (const name of ["filter", "sort", "orderBy", "fields", "limit", "offset"]) {
+    const value = request.query.get(name);
+    if (value !== null) filters[name] = value.slice(0, 500);
+  }
+  return filters;
+}
+
+const PERSONAL_OUTPUT: Readonly<Record<string, TPersonalAttribute>> = { givenName: "nome_usuario", familyName: "nome_usuario", email: "email_usuario", phone: "telefone", userIds: "cpf", birthDate: "idade" };
+
+/** One access-log row per institution whose records the page carries (the first reached one for an empty page). */
+function writeAccessLog(request: TRosteringRequest, context: TReadContext, rows: TRow[], objects: Record<string, unknown>[], status: number): void {
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(row.inst, (counts.get(row.inst) ?? 0) + 1);
+  if (counts.size === 0 && context.reach.ids[0]) counts.set(context.reach.ids[0], 0);
+  const attributes = new Set<TPersonalAttribute>();
+  for (const object of objects) {
+    for (const [field, attribute] of Object.entries(PERSONAL_OUTPUT)) {
+      const value = object[field];
+      if (value !== undefined && value !== "" && !(Array.isArray(value) && value.length === 0)) attributes.add(attribute);
+    }
+  }
+  const filters = loggedFilters(request);
+  for (const [institutionId, eventCount] of counts) {
+    logAccess({ channel: "oneroster", applicationId: context.client.applicationId, institutionId, filters, status, eventCount, attributes: [...attributes] });
+  }
+}
+
+function collectionUrl(baseUrl: string, segments: readonly string[]): string {
+  return `${baseUrl}${ROSTERING_PATH}/${segments.map(encodeURIComponent).join("/")}`;
+}
+
+async function read(request: TRosteringRequest): Promise<TRosteringResponse> {
+  const route = rosteringRoute(request.segments);
+  const client = await verifyOneRosterBearer(request.authorization);
+  requireScope(client, route.scopes);
+  const query = request.query;
+  const kind = route.collection.kind;
+  // Everything the client sent is checked before the database is read.
+  const fields = parseFields(query.getAll("fields"), SELECTABLE_FIELDS[kind]);
+  const filterText = query.get("filter");
+  const filterAst = filterText === null ? null : parseFilter(filterText);
+  const paging = route.single ? null : parsePaging(query.get("limit"), query.get("offset"), { maxLimit: MAX_LIMIT });
+
+  const [reach, ids] = await Promise.all([resolveOneRosterReach(client), pairwiseIds({ kind: "application", id: client.applicationId })]);
+  const context: TReadContext = { client, reach, ids, baseUrl: env().HUB_BASE_URL.replace(/\/$/, ""), cut: await readCut(reach.ids) };
+  await checkParents(context, route);
+
+  const statement = statementFor(context, route);
+  const fieldContext: TFieldContext = { toGlobal: (id) => ids.toGlobal(id) ?? id, plain: plainConditions(reach) };
+  const fieldMap = fieldMapFor(FIELD_MAP_OF[kind], fieldContext);
+  const where = [...statement.where];
+  if (filterAst) where.push(compileFilter(filterAst, fieldMap, statement.params));
+  const order = parseSort(query.get("sort"), query.get("orderBy"), fieldMap, "src.sid");
+
+  if (route.single) {
+    const rows = await database().sql.query<TRow>(`SELECT src.* FROM ${statement.from} ${whereSql(where)} LIMIT 1`, statement.params);
+    if (rows.length === 0) throw new OneRosterError("unknownobject", `Unknown Object: ${JSON.stringify(route.single.value.slice(0, 64))}.`);
+    const objects = selectFields(await shapePage(kind, rows, context), fields);
+    writeAccessLog(request, context, rows, objects, 200);
+    return { status: 200, headers: { ...JSON_HEADERS }, body: { [route.collection.singular]: objects[0] } };
+  }
+
+  const countParams = [...statement.params];
+  const limitAt = statement.params.push(paging!.limit);
+  const offsetAt = statement.params.push(paging!.offset);
+  const [rows, [count]] = await Promise.all([
+    database().sql.query<TRow>(`SELECT src.* FROM ${statement.from} ${whereSql(where)} ORDER BY ${order} LIMIT $${limitAt} OFFSET $${offsetAt}`, statement.params),
+    database().sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${statement.from} ${whereSql(where)}`, countParams),
+  ]);
+  const objects = selectFields(await shapePage(kind, rows, context), fields);
+  writeAccessLog(request, context, rows, objects, 200);
+  const headers = { ...JSON_HEADERS, ...pagingHeaders(collectionUrl(context.baseUrl, request.segments), query, { limit: paging!.limit, offset: paging!.offset, total: count!.n }) };
+  return { status: 200, headers, body: { [route.collection.plural]: objects } };
+}
+
+/** A GET of the Rostering service, answered: a page, one object, or the binding's status payload. */
+export async function readRostering(request: TRosteringRequest): Promise<TRosteringResponse> {
+  try {
+    return await read(request);
+  } catch (error) {
+    if (!(error instanceof OneRosterError)) log().error({ err: error }, "OneRoster read failed");
+    const refusal = asOneRosterError(error);
+    const challenge = bearerChallenge(refusal);
+    return { status: refusal.httpStatus, headers: { ...JSON_HEADERS, ...(challenge ? { "WWW-Authenticate": challenge } : {}) }, body: statusPayload(refusal) };
+  }
+}

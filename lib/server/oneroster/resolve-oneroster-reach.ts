@@ -1,0 +1,105 @@
+// Which institutions an application reads through OneRoster, and the sharing rule of each. It is
+// the hub's one access rule (effectiveAccess, docs/decisions/012-one-sharing-rule.md) applied to
+// every institution the application's rule rows reach: an institution is read when the rule that
+// applies there (the nearest ApplicationAccess row up the tree) has OneRoster on and the edtech has
+// a contract on the chain. Each institution's people then get that institution's own rule, role by
+// role, as user info, the id token and a launch give them (docs/oneroster.md, "Privacidade").
+import { database } from "@/lib/server/db/database";
+import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
+import { combineRuleSettings, ruleSettingsOf, type TRoleConfigurations, type TRuleSettings } from "@/lib/server/data-api/privacy";
+import { effectiveAccess } from "@/lib/server/institution-tree/effective-access";
+import { treeCte } from "@/lib/server/institution-tree/tree-sql";
+
+export interface TReachedInstitution {
+  id: string;
+  name: string;
+  kind: "network" | "school";
+  /** The parent when the application reads it too, else null. */
+  parentId: string | null;
+  updatedAt: Date;
+  /** The rule each role's people are shown with. */
+  configurations: TRoleConfigurations;
+}
+
+export interface TOneRosterReach {
+  /** Every institution read, parents before children. */
+  institutions: ReadonlyMap<string, TReachedInstitution>;
+  ids: readonly string[];
+}
+
+interface TRow {
+  id: string;
+  name: string;
+  kind: "network" | "school";
+  parentId: string | null;
+  updatedAt: Date;
+  linked: boolean;
+  allowedAttributes: string[] | null;
+  anonymizedAttributes: string[] | null;
+  roleOverrides: unknown;
+  oneRoster: boolean | null;
+}
+
+const ROOTS = `ANY(ARRAY(SELECT a."institutionId" FROM "ApplicationAccess" a WHERE a."applicationId" = $1::uuid))`;
+
+// The institutions the application's rule rows stand at, their ancestors (where a contract may
+// be) and their descendants (which the rows cover), each with the application's row there.
+const REACH_SQL = `
+WITH RECURSIVE ${treeCte("up", ROOTS)}, ${treeCte("down", ROOTS)},
+t AS (SELECT id, depth FROM up UNION ALL SELECT id, depth FROM down)
+SELECT i.id, i.name, i.kind::text AS kind, i."parentId", i."updatedAt",
+       EXISTS (SELECT 1 FROM "EdtechLink" l WHERE l."institutionId" = i.id AND l."edtechId" = $2::uuid) AS linked,
+       a."allowedAttributes", a."anonymizedAttributes", a."roleOverrides", a."oneRoster"
+  FROM (SELECT DISTINCT id FROM t) r
+  JOIN "Institution" i ON i.id = r.id
+  LEFT JOIN "ApplicationAccess" a ON a."institutionId" = i.id AND a."applicationId" = $1::uuid`;
+
+type TLevel = { id: string; linked: boolean; rule: (TRuleSettings & { oneRoster: boolean }) | null };
+
+/** The institutions `application` reads through OneRoster now (read on every request: a changed rule holds on the next call). */
+export async function resolveOneRosterReach(application: { applicationId: string; edtechId: string }): Promise<TOneRosterReach> {
+  const [rows] = await Promise.all([
+    database().sql.query<TRow>(REACH_SQL, [application.applicationId, application.edtechId], { prepared: true }),
+    // The rule's pseudonyms are made synchronously from the identity roots (ADR 014).
+    loadIdentityRoots(),
+  ]);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const levels = new Map<string, TLevel>(
+    rows.map((row) => {
+      const settings = ruleSettingsOf(row);
+      return [row.id, { id: row.id, linked: row.linked, rule: settings && { ...settings, oneRoster: row.oneRoster === true } }];
+    }),
+  );
+  const chainOf = (id: string): TLevel[] => {
+    const chain: TLevel[] = [];
+    for (let at: string | null = id, steps = 0; at !== null && steps < 64; steps++) {
+      const level = levels.get(at);
+      if (!level) break;
+      chain.push(level);
+      at = byId.get(at)!.parentId;
+    }
+    return chain;
+  };
+  const reached = new Map<string, TReachedInstitution>();
+  for (const row of rows) {
+    const access = effectiveAccess(chainOf(row.id), "application");
+    const rule = access.ruleLevel?.rule;
+    if (!access.enabled || !rule?.oneRoster) continue;
+    reached.set(row.id, {
+      id: row.id,
+      name: row.name,
+      kind: row.kind,
+      parentId: row.parentId,
+      updatedAt: new Date(row.updatedAt),
+      configurations: combineRuleSettings([rule]),
+    });
+  }
+  for (const institution of reached.values()) if (institution.parentId && !reached.has(institution.parentId)) institution.parentId = null;
+  // Parents before children, then by name: the order orgs are listed in.
+  const depth = (id: string): number => {
+    const parent = reached.get(id)?.parentId;
+    return parent ? 1 + depth(parent) : 0;
+  };
+  const ids = [...reached.keys()].sort((a, b) => depth(a) - depth(b) || reached.get(a)!.name.localeCompare(reached.get(b)!.name, "pt-BR") || a.localeCompare(b));
+  return { institutions: new Map(ids.map((id) => [id, reached.get(id)!])), ids };
+}

@@ -1,0 +1,173 @@
+// The read endpoints of the OneRoster 1.2 Rostering service (REST binding), as data: which source
+// a path reads, with which extra conditions, under which scope, in which envelope. Every GET of
+// the service's OpenAPI document is here (docs/oneroster.md lists them).
+import { OneRosterError } from "@/lib/oneroster/status";
+import { ONEROSTER_SCOPES as SCOPES, type TOneRosterScope } from "@/lib/oneroster/scopes";
+import { LIVE_ENROLLMENTS, type TSourceName } from "./rostering-sources";
+
+export type TObjectKind = "org" | "academicSession" | "course" | "class" | "enrollment" | "user" | "demographics";
+
+export interface TCollectionDef {
+  source: TSourceName;
+  kind: TObjectKind;
+  /** The envelope's member for a collection and for one object. */
+  plural: string;
+  singular: string;
+  /** Conditions on `src` every read of it has (students are the users whose role is student). */
+  where: readonly string[];
+}
+
+const COLLECTIONS = {
+  orgs: { source: "orgs", kind: "org", plural: "orgs", singular: "org", where: [] },
+  schools: { source: "orgs", kind: "org", plural: "orgs", singular: "org", where: [`src.type = 'school'`] },
+  academicSessions: { source: "academicSessions", kind: "academicSession", plural: "academicSessions", singular: "academicSession", where: [] },
+  // The Hub's periods are school years: it has no terms and no grading periods (docs/oneroster.md).
+  terms: { source: "academicSessions", kind: "academicSession", plural: "academicSessions", singular: "academicSession", where: ["false"] },
+  gradingPeriods: { source: "academicSessions", kind: "academicSession", plural: "academicSessions", singular: "academicSession", where: ["false"] },
+  courses: { source: "courses", kind: "course", plural: "courses", singular: "course", where: [] },
+  classes: { source: "classes", kind: "class", plural: "classes", singular: "class", where: [] },
+  enrollments: { source: "enrollments", kind: "enrollment", plural: "enrollments", singular: "enrollment", where: [] },
+  users: { source: "users", kind: "user", plural: "users", singular: "user", where: [] },
+  students: { source: "users", kind: "user", plural: "users", singular: "user", where: [`src.role = 'student'`] },
+  teachers: { source: "users", kind: "user", plural: "users", singular: "user", where: [`src.role = 'teacher'`] },
+  demographics: { source: "users", kind: "demographics", plural: "demographics", singular: "demographics", where: [] },
+} as const satisfies Record<string, TCollectionDef>;
+
+export type TCollectionName = keyof typeof COLLECTIONS;
+
+/** Collections whose ids name people: the client's ids are its pairwise ids. */
+const PERSON_COLLECTIONS: ReadonlySet<TCollectionName> = new Set(["enrollments", "users", "students", "teachers", "demographics"]);
+
+const CORE: readonly TOneRosterScope[] = [SCOPES.roster, SCOPES.rosterCore];
+const ROSTER: readonly TOneRosterScope[] = [SCOPES.roster];
+const DEMOGRAPHICS: readonly TOneRosterScope[] = [SCOPES.rosterDemographics];
+
+/** An id of the path, and whether it is one of the application's pairwise ids. */
+export interface TPathId {
+  value: string;
+  person: boolean;
+}
+
+/** A condition on `src` that needs path ids bound as parameters: `bind(id)` returns its placeholder. */
+export type TCondition = (bind: (id: TPathId) => string) => string;
+
+export interface TParentCheck {
+  collection: TCollectionName;
+  id: TPathId;
+  /** More conditions the parent must meet (the class must be of the school). */
+  where?: TCondition[];
+}
+
+export interface TRosteringRoute {
+  collection: TCollectionDef;
+  /** The collection's name in the path, for the Link header's base URL. */
+  single: TPathId | null;
+  where: TCondition[];
+  /** Objects the path names that must exist (and be read by the application), checked first: else 404. */
+  parents: TParentCheck[];
+  scopes: readonly TOneRosterScope[];
+}
+
+const COLLECTION_NAMES = new Set(Object.keys(COLLECTIONS));
+
+function collectionNamed(name: string): TCollectionName | null {
+  return COLLECTION_NAMES.has(name) ? (name as TCollectionName) : null;
+}
+
+const pathId = (collection: TCollectionName, value: string): TPathId => ({ value, person: PERSON_COLLECTIONS.has(collection) });
+const is = (column: string, id: TPathId): TCondition => (bind) => `${column} = ${bind(id)}`;
+
+/** The users of a class with `role` (its live enrollments). */
+const inClass = (classId: TPathId, role: "student" | "teacher", school?: TPathId): TCondition => (bind) =>
+  `src.sid IN (SELECT en.user_id FROM (${LIVE_ENROLLMENTS}) en WHERE en.class_id = ${bind(classId)} AND en.role = '${role}'${school ? ` AND en.inst = ${bind(school)}` : ""})`;
+
+/** The classes a user is enrolled in. */
+const ofUser = (userId: TPathId): TCondition => (bind) => `src.sid IN (SELECT en.class_id FROM (${LIVE_ENROLLMENTS}) en WHERE en.user_id = ${bind(userId)})`;
+
+function unknownPath(): OneRosterError {
+  return new OneRosterError("unknownobject", "Unknown Object: no such endpoint in the OneRoster 1.2 Rostering service.");
+}
+
+/** The route for the path segments after `/ims/oneroster/rostering/v1p2/`, or a 404 OneRosterError. */
+export function rosteringRoute(segments: readonly string[]): TRosteringRoute {
+  const [first, id, sub, id2, sub2, ...rest] = segments;
+  const name = first === undefined ? null : collectionNamed(first);
+  if (!name || rest.length > 0) throw unknownPath();
+  const top = COLLECTIONS[name];
+  if (id === undefined) return { collection: top, single: null, where: [], parents: [], scopes: name === "demographics" ? DEMOGRAPHICS : CORE };
+  if (id === "") throw unknownPath();
+  const self = pathId(name, id);
+  if (sub === undefined) return { collection: top, single: self, where: [], parents: [], scopes: name === "demographics" ? DEMOGRAPHICS : CORE };
+  const nested = (collection: TCollectionName, where: TCondition[], parents: TParentCheck[] = [{ collection: name, id: self }]): TRosteringRoute => ({
+    collection: COLLECTIONS[collection],
+    single: null,
+    where,
+    parents,
+    scopes: ROSTER,
+  });
+  const route = ((): TRosteringRoute | null => {
+    if (name === "schools" && id2 === undefined) {
+      switch (sub) {
+        case "classes":
+          return nested("classes", [is("src.inst", self)]);
+        case "courses":
+          return nested("courses", [is("src.inst", self)]);
+        case "enrollments":
+          return nested("enrollments", [is("src.inst", self)]);
+        case "students":
+          return nested("students", [is("src.inst", self)]);
+        case "teachers":
+          return nested("teachers", [is("src.inst", self)]);
+        case "terms":
+          return nested("terms", []);
+      }
+      return null;
+    }
+    if (name === "schools" && sub === "classes" && id2 !== undefined && id2 !== "") {
+      const classId = pathId("classes", id2);
+      const parents: TParentCheck[] = [{ collection: "schools", id: self }, { collection: "classes", id: classId, where: [is("src.inst", self)] }];
+      switch (sub2) {
+        case "enrollments":
+          return nested("enrollments", [is("src.inst", self), is("src.class_id", classId)], parents);
+        case "students":
+          return nested("students", [inClass(classId, "student", self)], parents);
+        case "teachers":
+          return nested("teachers", [inClass(classId, "teacher", self)], parents);
+      }
+      return null;
+    }
+    if (id2 !== undefined) return null;
+    if (name === "classes" && sub === "students") return nested("students", [inClass(self, "student")]);
+    if (name === "classes" && sub === "teachers") return nested("teachers", [inClass(self, "teacher")]);
+    if (name === "courses" && sub === "classes") return nested("classes", [is("src.course", self)]);
+    if ((name === "users" || name === "students" || name === "teachers") && sub === "classes") return nested("classes", [ofUser(self)]);
+    if (name === "terms" && sub === "classes") return nested("classes", [is("src.period", self)]);
+    if (name === "terms" && sub === "gradingPeriods") return nested("gradingPeriods", []);
+    return null;
+  })();
+  if (!route) throw unknownPath();
+  return route;
+}
+
+export function collectionDef(name: TCollectionName): TCollectionDef {
+  return COLLECTIONS[name];
+}
+
+/** The top-level fields of each kind of object, in the model's order: what `fields` may name. */
+export const SELECTABLE_FIELDS: Readonly<Record<TObjectKind, readonly string[]>> = {
+  org: ["sourcedId", "status", "dateLastModified", "metadata", "name", "type", "identifier", "parent", "children"],
+  academicSession: ["sourcedId", "status", "dateLastModified", "metadata", "title", "startDate", "endDate", "type", "parent", "children", "schoolYear"],
+  course: ["sourcedId", "status", "dateLastModified", "metadata", "title", "schoolYear", "courseCode", "grades", "subjects", "org", "subjectCodes", "resources"],
+  class: ["sourcedId", "status", "dateLastModified", "metadata", "title", "classCode", "classType", "location", "grades", "subjects", "course", "school", "terms", "subjectCodes", "periods", "resources"],
+  enrollment: ["sourcedId", "status", "dateLastModified", "metadata", "user", "class", "school", "role", "primary", "beginDate", "endDate"],
+  user: [
+    "sourcedId", "status", "dateLastModified", "metadata", "userMasterIdentifier", "username", "userIds", "enabledUser", "givenName", "familyName",
+    "middleName", "preferredFirstName", "preferredMiddleName", "preferredLastName", "pronouns", "roles", "userProfiles", "primaryOrg", "identifier",
+    "email", "sms", "phone", "agents", "grades", "password", "resources",
+  ],
+  demographics: [
+    "sourcedId", "status", "dateLastModified", "metadata", "birthDate", "sex", "americanIndianOrAlaskaNative", "asian", "blackOrAfricanAmerican",
+    "nativeHawaiianOrOtherPacificIslander", "white", "demographicRaceTwoOrMoreRaces", "hispanicOrLatinoEthnicity", "countryOfBirthCode",
+    "stateOfBirthAbbreviation", "cityOfBirth", "publicSchoolResidenceStatus",
+  ],
+};

@@ -1,0 +1,218 @@
+// Where each OneRoster collection's rows come from, as SQL, and the field map its `filter` and
+// `sort` compile against (lib/oneroster/filter-compile.ts). OneRoster is a view of the Data API's
+// event log, not a copy (docs/decisions/040-oneroster-as-a-view-of-the-feed.md): a record's state is
+// its latest event below the read's cut, its `dateLastModified` that event's time, and a delete
+// within the retention window is the record with `status: tobedeleted`.
+//
+// Every source reads the same three parameters, bound first by the caller:
+//   $1 uuid[]      the institutions the application reads (resolve-oneroster-reach.ts)
+//   $2 bigint      the cut: a feed position (docs/decisions/013, time-safe), the same for every
+//                  statement of one request
+//   $3 timestamptz deletes older than this are no longer shown
+// and names its columns alike: sid (the Hub's id, text), deleted, modified, inst (the institution).
+import type { TFieldMap, TFieldSpec } from "@/lib/oneroster/field-map";
+
+/** How long a deleted record is still shown as `tobedeleted` (docs/oneroster.md). */
+export const TOMBSTONE_DAYS = 30;
+
+export const BASE_PARAMS = 3;
+
+/** The latest event below the cut of each record of `entities` (an SQL condition on e.entity). */
+function current(entities: string): string {
+  return `SELECT e.* FROM "ChangeEvent" e
+   WHERE e."institutionId" = ANY($1::uuid[]) AND e.entity ${entities}
+     AND e.txid < $2::bigint AND (e."supersededTxid" IS NULL OR e."supersededTxid" >= $2::bigint)
+     AND (e.kind <> 'delete' OR e."occurredAt" >= $3::timestamptz)`;
+}
+
+const BASE_COLUMNS = `e."recordId"::text AS sid, e.kind = 'delete' AS deleted, e."occurredAt" AS modified, e."institutionId"::text AS inst`;
+
+/**
+ * A course's id: a grade of one period at one institution (docs/oneroster.md, "Cursos"). Derived,
+ * not stored, so SQL and the CSV import compute it alike (courseIdFor).
+ */
+export const courseIdSql = (inst: string, period: string, grade: string) =>
+  `md5('hub/oneroster/course/' || ${inst} || '/' || ${period} || '/' || coalesce(${grade}, ''))::uuid::text`;
+
+export const SOURCES = {
+  // Institutions are not in the event log: their row is their state (they are not deleted while
+  // they hold data). The cut and the floor are bound all the same, and named, so every source
+  // takes the same three parameters.
+  orgs: `SELECT i.id::text AS sid, false AS deleted, i."updatedAt" AS modified, i.id::text AS inst, i.name,
+      CASE WHEN i.kind = 'school' THEN 'school' ELSE 'district' END AS type, i."parentId"::text AS parent,
+      $2::bigint AS cut, $3::timestamptz AS floor
+    FROM "Institution" i WHERE i.id = ANY($1::uuid[])`,
+  academicSessions: `SELECT ${BASE_COLUMNS}, e.record->>'nome' AS title, e.record->>'inicio' AS start_date,
+      e.record->>'fim' AS end_date, e.record->>'codigo' AS code
+    FROM (${current(`= 'periodo'`)}) e`,
+  classes: `SELECT ${BASE_COLUMNS}, e.record->>'nome' AS title, e.record->>'serie' AS grade, e.record->>'turno' AS shift,
+      e.record->>'periodoId' AS period, e.record->>'codigoPeriodo' AS period_code,
+      ${courseIdSql(`e."institutionId"::text`, `(e.record->>'periodoId')`, `(e.record->>'serie')`)} AS course
+    FROM (${current(`= 'turma'`)}) e`,
+  enrollments: `SELECT ${BASE_COLUMNS}, CASE e.entity WHEN 'turmaAluno' THEN 'student' ELSE 'teacher' END AS role,
+      coalesce(e.record->>'alunoId', e.record->>'professorId') AS user_id, e.record->>'turmaId' AS class_id,
+      e.record->>'disciplinaId' AS subject_id
+    FROM (${current(`IN ('turmaAluno', 'disciplinaProfessor')`)}) e`,
+  // The person's values are read through Profile and Person only when a filter or sort names one
+  // (PostgreSQL drops a left join on a unique key whose columns are unused); a page's people are
+  // read after the page is cut (read-rostering.ts), as the Data API does.
+  users: `SELECT ${BASE_COLUMNS}, e.record->>'perfil' AS perfil, e.record->>'pessoaId' AS person, i.kind::text AS inst_kind,
+      CASE e.record->>'perfil' WHEN 'aluno' THEN 'student' WHEN 'professor' THEN 'teacher' WHEN 'responsavel' THEN 'guardian'
+        ELSE CASE WHEN i.kind = 'school' THEN 'siteAdministrator' ELSE 'districtAdministrator' END END AS role,
+      p.name AS p_name, p.email AS p_email, p.phone AS p_phone, p."birthDate" AS p_birth
+    FROM (${current(`= 'usuario'`)}) e
+    JOIN "Institution" i ON i.id = e."institutionId"
+    LEFT JOIN "Profile" pr ON pr.id = e."recordId" AND e.kind <> 'delete'
+    LEFT JOIN "Person" p ON p.id = pr."personId"`,
+} as const;
+
+/** Courses: every grade of a period at an institution that has (or had, within the window) a class. */
+export const COURSES_SOURCE = `SELECT c.course AS sid, bool_and(c.deleted) AS deleted, max(c.modified) AS modified, c.inst,
+    c.period, max(c.period_code) AS period_code, c.grade
+  FROM (${SOURCES.classes}) c GROUP BY c.course, c.inst, c.period, c.grade`;
+
+/** The current (not deleted) enrollments, for "the users of a class" and "the classes of a user". */
+export const LIVE_ENROLLMENTS = `SELECT en.* FROM (${SOURCES.enrollments}) en WHERE NOT en.deleted`;
+
+export type TSourceName = keyof typeof SOURCES | "courses";
+
+export function sourceSql(name: TSourceName): string {
+  return name === "courses" ? COURSES_SOURCE : SOURCES[name];
+}
+
+// ---------------------------------------------------------------- field maps
+
+const STATUS: TFieldSpec = { sql: `(CASE WHEN src.deleted THEN 'tobedeleted' ELSE 'active' END)`, type: "enum", enumValues: ["active", "tobedeleted"] };
+const MODIFIED: TFieldSpec = { sql: "src.modified", type: "datetime" };
+const id = (sql: string): TFieldSpec => ({ sql, type: "string" });
+
+/**
+ * A person's id (a person, a profile, an enrollment): the client sends the application's pairwise
+ * id, compared as the Hub's. Its order says nothing to the client, so it cannot be sorted on, and
+ * only `=` and `!=` mean something.
+ */
+const personId = (sql: string, toGlobal: (id: string) => string): TFieldSpec => ({
+  sql,
+  type: "string",
+  operators: ["=", "!="],
+  sortable: false,
+  toColumnValue: toGlobal,
+});
+
+/** What a field map needs to know of the request. */
+export interface TFieldContext {
+  /** The Hub's id for an id the client sent (unchanged when it is not one of the application's ids). */
+  toGlobal: (partnerId: string) => string;
+  /**
+   * Per personal attribute, an SQL condition on `src` (no parameter) true where the application
+   * sees it in plain (the record's institution and role): a value it does not see, or sees as a
+   * pseudonym, is no value to a filter or a sort.
+   */
+  plain: (attribute: "nome_usuario" | "email_usuario" | "telefone" | "idade") => string;
+}
+
+const nameSql = (c: TFieldContext) => `(CASE WHEN ${c.plain("nome_usuario")} THEN btrim(src.p_name) END)`;
+
+/** A personal field: its SQL (which lists where the value is plain) is built only when a filter or sort names it. */
+function personal(type: TFieldSpec["type"], sql: () => string): TFieldSpec {
+  return {
+    type,
+    get sql() {
+      return sql();
+    },
+  };
+}
+const shown = (c: TFieldContext, attribute: Parameters<TFieldContext["plain"]>[0], sql: string, type: TFieldSpec["type"] = "string") =>
+  personal(type, () => `(CASE WHEN ${c.plain(attribute)} THEN ${sql} END)`);
+
+export type TFieldMapName = "orgs" | "academicSessions" | "courses" | "classes" | "enrollments" | "users" | "demographics";
+
+/** The field map of one collection, built per request (ids and plain attributes are the application's). */
+export function fieldMapFor(name: TFieldMapName, c: TFieldContext): TFieldMap {
+  switch (name) {
+    case "orgs":
+      return {
+        sourcedId: id("src.sid"),
+        status: STATUS,
+        dateLastModified: MODIFIED,
+        name: { sql: "src.name", type: "string" },
+        type: { sql: "src.type", type: "enum", enumValues: ["district", "school", "department", "local", "national", "state"] },
+        identifier: { sql: "''", type: "string" },
+        "parent.sourcedId": id("src.parent"),
+      };
+    case "academicSessions":
+      return {
+        sourcedId: id("src.sid"),
+        status: STATUS,
+        dateLastModified: MODIFIED,
+        title: { sql: "src.title", type: "string" },
+        startDate: { sql: "(src.start_date)::date", type: "date" },
+        endDate: { sql: "(src.end_date)::date", type: "date" },
+        type: { sql: "'schoolYear'", type: "enum", enumValues: ["gradingPeriod", "semester", "schoolYear", "term"] },
+        schoolYear: { sql: `(CASE WHEN src.code ~ '^[0-9]{4}$' THEN src.code ELSE left(src.end_date, 4) END)`, type: "string" },
+      };
+    case "courses":
+      return {
+        sourcedId: id("src.sid"),
+        status: STATUS,
+        dateLastModified: MODIFIED,
+        title: { sql: `(coalesce(src.grade, 'Sem série') || ' — ' || src.period_code)`, type: "string" },
+        courseCode: { sql: "coalesce(src.grade, '')", type: "string" },
+        "schoolYear.sourcedId": id("src.period"),
+        "org.sourcedId": id("src.inst"),
+      };
+    case "classes":
+      return {
+        sourcedId: id("src.sid"),
+        status: STATUS,
+        dateLastModified: MODIFIED,
+        title: { sql: "src.title", type: "string" },
+        classCode: { sql: "src.title", type: "string" },
+        classType: { sql: "'homeroom'", type: "enum", enumValues: ["homeroom", "scheduled"] },
+        "course.sourcedId": id("src.course"),
+        "school.sourcedId": id("src.inst"),
+        "terms.sourcedId": id("src.period"),
+      };
+    case "enrollments":
+      return {
+        sourcedId: personId("src.sid", c.toGlobal),
+        status: STATUS,
+        dateLastModified: MODIFIED,
+        role: { sql: "src.role", type: "enum", enumValues: ["administrator", "proctor", "student", "teacher"] },
+        primary: { sql: "'false'", type: "enum", enumValues: ["true", "false"] },
+        "user.sourcedId": personId("src.user_id", c.toGlobal),
+        "class.sourcedId": id("src.class_id"),
+        "school.sourcedId": id("src.inst"),
+      };
+    case "users":
+      return {
+        sourcedId: personId("src.sid", c.toGlobal),
+        status: STATUS,
+        dateLastModified: MODIFIED,
+        userMasterIdentifier: personId("src.person", c.toGlobal),
+        enabledUser: { sql: "(NOT src.deleted)", type: "boolean" },
+        givenName: personal("string", () => `split_part(${nameSql(c)}, ' ', 1)`),
+        familyName: personal("string", () => {
+          const name = nameSql(c);
+          return `btrim(substr(${name}, length(split_part(${name}, ' ', 1)) + 1))`;
+        }),
+        email: shown(c, "email_usuario", "src.p_email"),
+        phone: shown(c, "telefone", "src.p_phone"),
+        "roles.role": {
+          sql: "src.role",
+          type: "enum",
+          enumValues: ["aide", "counselor", "districtAdministrator", "guardian", "parent", "principal", "proctor", "relative", "siteAdministrator", "student", "systemAdministrator", "teacher"],
+        },
+        "roles.roleType": { sql: "'primary'", type: "enum", enumValues: ["primary", "secondary"] },
+        "roles.org.sourcedId": id("src.inst"),
+        "primaryOrg.sourcedId": id("src.inst"),
+      };
+    case "demographics":
+      return {
+        sourcedId: personId("src.sid", c.toGlobal),
+        status: STATUS,
+        dateLastModified: MODIFIED,
+        birthDate: shown(c, "idade", "src.p_birth", "date"),
+      };
+  }
+}
