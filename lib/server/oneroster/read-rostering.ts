@@ -31,7 +31,7 @@ import { PROFILE_ROLES, type TPersonalAttribute } from "@/lib/validations/data-a
 import { resolveOneRosterReach, type TOneRosterReach } from "./resolve-oneroster-reach";
 import { collectionDef, rosteringRoute, SELECTABLE_FIELDS, type TCondition, type TObjectKind, type TPathId, type TRosteringRoute } from "./rostering-routes";
 import { BASE_PARAMS, fieldMapFor, sourceSql, TOMBSTONE_DAYS, type TFieldContext, type TFieldMapName } from "./rostering-sources";
-import { bearerChallenge, requireScope, verifyOneRosterBearer, type TOneRosterClient } from "./verify-bearer";
+import { bearerChallenge, requireScope, verifyOneRosterBearer } from "./verify-bearer";
 
 /** The largest page served; a larger `limit` is served this many (lib/oneroster/paging.ts). */
 export const MAX_LIMIT = 1000;
@@ -49,6 +49,9 @@ export interface TRosteringResponse {
   body: unknown;
 }
 
+/** The Hub's base URL without a trailing slash: GUIDRefs' hrefs start with it. */
+export const hubBaseUrl = () => env().HUB_BASE_URL.replace(/\/$/, "");
+
 const FIELD_MAP_OF: Readonly<Record<TObjectKind, TFieldMapName>> = {
   org: "orgs",
   academicSession: "academicSessions",
@@ -61,18 +64,21 @@ const FIELD_MAP_OF: Readonly<Record<TObjectKind, TFieldMapName>> = {
 
 const JSON_HEADERS = { "Content-Type": "application/json", "Cache-Control": "no-store" };
 
-type TRow = Record<string, unknown> & { sid: string; deleted: boolean; modified: Date | string; inst: string };
+export type TRow = Record<string, unknown> & { sid: string; deleted: boolean; modified: Date | string; inst: string };
 
-interface TReadContext {
-  client: TOneRosterClient;
+/** Who reads and what it reads: the REST binding's request, or a CSV export (export-rostering.ts). */
+export interface TReadContext {
+  /** The application whose pseudonyms the rule makes (a manager's export shows no pseudonym). */
+  applicationId: string;
   reach: TOneRosterReach;
-  ids: TPairwiseIds;
+  /** The reader's ids of people: the application's pairwise ids, or the Hub's own for a manager. */
+  ids: Pick<TPairwiseIds, "toPartnerMany" | "toGlobal">;
   baseUrl: string;
   cut: string;
 }
 
 /** The SQL expression of the column value for an id of the path. */
-function boundId(params: unknown[], ids: TPairwiseIds) {
+function boundId(params: unknown[], ids: TReadContext["ids"]) {
   return (id: TPathId): string => {
     params.push(id.person ? (ids.toGlobal(id.value) ?? id.value) : id.value);
     return `$${params.length}::text`;
@@ -113,13 +119,13 @@ function plainConditions(reach: TOneRosterReach): TFieldContext["plain"] {
   };
 }
 
-interface TStatement {
+export interface TStatement {
   from: string;
   where: string[];
   params: unknown[];
 }
 
-function statementFor(context: TReadContext, route: Pick<TRosteringRoute, "collection" | "where" | "single">): TStatement {
+export function statementFor(context: TReadContext, route: Pick<TRosteringRoute, "collection" | "where" | "single">): TStatement {
   const params = baseParams(context);
   const bind = boundId(params, context.ids);
   const where = [...route.collection.where, ...route.where.map((condition: TCondition) => condition(bind))];
@@ -127,7 +133,7 @@ function statementFor(context: TReadContext, route: Pick<TRosteringRoute, "colle
   return { from: `(${sourceSql(route.collection.source)}) src`, where, params };
 }
 
-const whereSql = (where: readonly string[]) => (where.length > 0 ? `WHERE ${where.join(" AND ")}` : "");
+export const whereSql = (where: readonly string[]) => (where.length > 0 ? `WHERE ${where.join(" AND ")}` : "");
 
 /** 404 unless every object the path names exists for the application. */
 async function checkParents(context: TReadContext, route: TRosteringRoute): Promise<void> {
@@ -142,7 +148,7 @@ async function checkParents(context: TReadContext, route: TRosteringRoute): Prom
 }
 
 /** The cut of this request's reads: a feed position time-safe as the Data API's min_date (docs/decisions/013). */
-async function readCut(institutionIds: readonly string[]): Promise<string> {
+export async function readCut(institutionIds: readonly string[]): Promise<string> {
   if (institutionIds.length === 0) return "0";
   const [row] = await database().sql.query<{ xmin: string }>(timeSafeHorizonSql("$1"), [institutionIds]);
   return String(row!.xmin);
@@ -210,7 +216,7 @@ async function peopleOf(rows: TRow[], context: TReadContext): Promise<Map<string
     const institution = context.reach.institutions.get(row.inst);
     if (!institution) continue;
     let filter = filters.get(row.inst);
-    if (!filter) filters.set(row.inst, (filter = recordFilterByRole(institution.configurations, context.client.applicationId)));
+    if (!filter) filters.set(row.inst, (filter = recordFilterByRole(institution.configurations, context.applicationId)));
     shown.set(
       row.sid,
       filter({ perfil: row.perfil, nome_usuario: person.name, idade: person.birthDate, cpf: person.cpf, email_usuario: person.email, telefone: person.phone }),
@@ -221,7 +227,8 @@ async function peopleOf(rows: TRow[], context: TReadContext): Promise<Map<string
 
 const text = (value: unknown): string | null | undefined => (value === undefined ? undefined : value === null ? null : String(value));
 
-async function shapePage(kind: TObjectKind, rows: TRow[], context: TReadContext): Promise<Record<string, unknown>[]> {
+/** A page of a source's rows as OneRoster objects, under the reader's rule and ids. */
+export async function shapePage(kind: TObjectKind, rows: TRow[], context: TReadContext): Promise<Record<string, unknown>[]> {
   const { baseUrl, ids } = context;
   switch (kind) {
     case "org":
@@ -323,7 +330,7 @@ function loggedFilters(request: TRosteringRequest): Record<string, string> {
 const PERSONAL_OUTPUT: Readonly<Record<string, TPersonalAttribute>> = { givenName: "nome_usuario", familyName: "nome_usuario", email: "email_usuario", phone: "telefone", userIds: "cpf", birthDate: "idade" };
 
 /** One access-log row per institution whose records the page carries (the first reached one for an empty page). */
-function writeAccessLog(request: TRosteringRequest, context: TReadContext, rows: TRow[], objects: Record<string, unknown>[], status: number): void {
+export function writeAccessLog(filters: Record<string, string>, context: TReadContext, rows: TRow[], objects: Record<string, unknown>[], status: number): void {
   const counts = new Map<string, number>();
   for (const row of rows) counts.set(row.inst, (counts.get(row.inst) ?? 0) + 1);
   if (counts.size === 0 && context.reach.ids[0]) counts.set(context.reach.ids[0], 0);
@@ -334,9 +341,8 @@ function writeAccessLog(request: TRosteringRequest, context: TReadContext, rows:
       if (value !== undefined && value !== "" && !(Array.isArray(value) && value.length === 0)) attributes.add(attribute);
     }
   }
-  const filters = loggedFilters(request);
   for (const [institutionId, eventCount] of counts) {
-    logAccess({ channel: "oneroster", applicationId: context.client.applicationId, institutionId, filters, status, eventCount, attributes: [...attributes] });
+    logAccess({ channel: "oneroster", applicationId: context.applicationId, institutionId, filters, status, eventCount, attributes: [...attributes] });
   }
 }
 
@@ -357,7 +363,7 @@ async function read(request: TRosteringRequest): Promise<TRosteringResponse> {
   const paging = route.single ? null : parsePaging(query.get("limit"), query.get("offset"), { maxLimit: MAX_LIMIT });
 
   const [reach, ids] = await Promise.all([resolveOneRosterReach(client), pairwiseIds({ kind: "application", id: client.applicationId })]);
-  const context: TReadContext = { client, reach, ids, baseUrl: env().HUB_BASE_URL.replace(/\/$/, ""), cut: await readCut(reach.ids) };
+  const context: TReadContext = { applicationId: client.applicationId, reach, ids, baseUrl: hubBaseUrl(), cut: await readCut(reach.ids) };
   await checkParents(context, route);
 
   const statement = statementFor(context, route);
@@ -371,7 +377,7 @@ async function read(request: TRosteringRequest): Promise<TRosteringResponse> {
     const rows = await database().sql.query<TRow>(`SELECT src.* FROM ${statement.from} ${whereSql(where)} LIMIT 1`, statement.params);
     if (rows.length === 0) throw new OneRosterError("unknownobject", `Unknown Object: ${JSON.stringify(route.single.value.slice(0, 64))}.`);
     const objects = selectFields(await shapePage(kind, rows, context), fields);
-    writeAccessLog(request, context, rows, objects, 200);
+    writeAccessLog(loggedFilters(request), context, rows, objects, 200);
     return { status: 200, headers: { ...JSON_HEADERS }, body: { [route.collection.singular]: objects[0] } };
   }
 
@@ -383,7 +389,7 @@ async function read(request: TRosteringRequest): Promise<TRosteringResponse> {
     database().sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${statement.from} ${whereSql(where)}`, countParams),
   ]);
   const objects = selectFields(await shapePage(kind, rows, context), fields);
-  writeAccessLog(request, context, rows, objects, 200);
+  writeAccessLog(loggedFilters(request), context, rows, objects, 200);
   const headers = { ...JSON_HEADERS, ...pagingHeaders(collectionUrl(context.baseUrl, request.segments), query, { limit: paging!.limit, offset: paging!.offset, total: count!.n }) };
   return { status: 200, headers, body: { [route.collection.plural]: objects } };
 }

@@ -7,6 +7,7 @@
 import { database } from "@/lib/server/db/database";
 import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
 import { combineRuleSettings, ruleSettingsOf, type TRoleConfigurations, type TRuleSettings } from "@/lib/server/data-api/privacy";
+import { PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
 import { effectiveAccess } from "@/lib/server/institution-tree/effective-access";
 import { treeCte } from "@/lib/server/institution-tree/tree-sql";
 
@@ -102,4 +103,22 @@ export async function resolveOneRosterReach(application: { applicationId: string
   };
   const ids = [...reached.keys()].sort((a, b) => depth(a) - depth(b) || reached.get(a)!.name.localeCompare(reached.get(b)!.name, "pt-BR") || a.localeCompare(b));
   return { institutions: new Map(ids.map((id) => [id, reached.get(id)!])), ids };
+}
+
+/** Every attribute in plain: the manager reads the institution's own data. */
+const EVERYTHING = combineRuleSettings([{ allowedAttributes: [...PERSONAL_ATTRIBUTES], anonymizedAttributes: [], roleOverrides: {} }]);
+
+const SUBTREE_SQL = `WITH RECURSIVE ${treeCte("down", "$1::uuid")}
+SELECT d.id, d.name, d.kind, d."parentId", i."updatedAt" FROM down d JOIN "Institution" i ON i.id = d.id ORDER BY d.depth, d.path`;
+
+/** An institution and its descendants as its manager exports them (docs/oneroster.md, "CSV"): everything, in plain. */
+export async function resolveSubtreeReach(institutionId: string): Promise<TOneRosterReach> {
+  const rows = await database().sql.query<Pick<TRow, "id" | "name" | "kind" | "parentId" | "updatedAt">>(SUBTREE_SQL, [institutionId]);
+  const institutions = new Map<string, TReachedInstitution>(
+    rows.map((row, i) => [
+      row.id,
+      { id: row.id, name: row.name, kind: row.kind, parentId: i === 0 ? null : row.parentId, updatedAt: new Date(row.updatedAt), configurations: EVERYTHING },
+    ]),
+  );
+  return { institutions, ids: rows.map((row) => row.id) };
 }
