@@ -12,14 +12,19 @@ import { ATTRIBUTE_RULES, roleModeField, roleRuleField } from "@/lib/validations
  * One partner's sharing rule at an institution (an application on /aplicativos, a tool on
  * /ferramentas): its name, status and preview link, and the form choosing, per attribute,
  * shared, anonymized or not shared, or to inherit the nearest ancestor's rule; and, per role, to
- * follow that rule or give the role its own (docs/decisions/015-sharing-rules-per-role.md).
+ * follow that rule or give the role its own (docs/decisions/015-sharing-rules-per-role.md). An
+ * application's card also turns OneRoster 1.2 on or off with the rule (ADR 039).
  */
 export type TSharingRuleState = {
   own: TAttributeRules | null;
   ownRoles: TRoleRules;
-  inherited: { institutionName: string; rules: TAttributeRules; roles: TRoleRules } | null;
+  ownOneRoster?: boolean;
+  inherited: { institutionName: string; rules: TAttributeRules; roles: TRoleRules; oneRoster?: boolean } | null;
   ownUpdatedAt: Date | null;
 };
+
+/** The OneRoster checkbox's field: one option, sent as oneRoster=1 when checked (lib/validations/management.ts). */
+const ONEROSTER_OPTION = { value: "1", label: "OneRoster 1.2 (API de roster padrão)" };
 
 export function SharingRuleCard(props: {
   title: string;
@@ -36,8 +41,11 @@ export function SharingRuleCard(props: {
   rule: TSharingRuleState;
   /** What "inherit" means when no ancestor has a rule. */
   noInheritedLabel: string;
+  /** Offer the OneRoster 1.2 checkbox (applications). */
+  oneRoster?: boolean;
 }) {
   const { own, ownRoles, inherited, ownUpdatedAt } = props.rule;
+  const currentOneRoster = own ? props.rule.ownOneRoster === true : inherited?.oneRoster === true;
   const current = own ?? inherited?.rules;
   const currentRoles = own ? ownRoles : (inherited?.roles ?? {});
   const overridden = PROFILE_ROLES.filter((r) => currentRoles[r]);
@@ -78,6 +86,19 @@ export function SharingRuleCard(props: {
               options: ATTRIBUTE_RULES.map((r) => ({ value: r, label: RULE_LABEL[r] })),
               showWhen: ownMode,
             })),
+            ...(props.oneRoster
+              ? [
+                  {
+                    name: "oneRoster",
+                    label: "API de roster",
+                    type: "checkboxes" as const,
+                    defaultValue: currentOneRoster ? [ONEROSTER_OPTION.value] : [],
+                    options: [ONEROSTER_OPTION],
+                    hint: "A aplicação também lê escolas, turmas, pessoas e matrículas pela API OneRoster 1.2, com as mesmas regras de atributos acima. Vale para as unidades abaixo que não têm regra própria.",
+                    showWhen: ownMode,
+                  },
+                ]
+              : []),
             ...PROFILE_ROLES.flatMap((role, index) => [
               {
                 name: roleModeField(role),

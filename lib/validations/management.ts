@@ -116,6 +116,8 @@ export const ZAccessSettingsSchema = z.object({
   applicationId: ZIdSchema,
   rules: ZAttributeRulesSchema,
   roles: ZRoleRulesSchema.default({}),
+  /** OneRoster 1.2 enabled by this rule row (docs/decisions/039-oneroster-token-endpoint.md). */
+  oneRoster: z.boolean().default(false),
 });
 export type TAccessSettingsInput = z.input<typeof ZAccessSettingsSchema>;
 
@@ -130,7 +132,8 @@ export const ZToolSharingSchema = z.object({
 // The sharing-rule card's form (/gestao aplicativos and ferramentas), one flat field per control so
 // each message lands next to its control: `mode` (propria | herdar), one field per attribute (the
 // base rule), and per role `perfil_<role>` (geral: follow the base | propria) with, when propria,
-// one field `<role>_<attribute>` per attribute.
+// one field `<role>_<attribute>` per attribute; an application's card also has the checkbox
+// `oneRoster` (value "1" when checked, absent when not).
 export const ROLE_RULE_MODES = ["geral", "propria"] as const;
 export const roleModeField = (role: TProfileRole) => `perfil_${role}`;
 export const roleRuleField = (role: TProfileRole, attribute: (typeof PERSONAL_ATTRIBUTES)[number]) => `${role}_${attribute}`;
@@ -139,6 +142,7 @@ const ZRuleChoice = z.enum(ATTRIBUTE_RULES, { message: "Escolha uma opção" });
 const ZSharingRuleFormSchema = z
   .object({
     mode: z.enum(["propria", "herdar"], { message: "Escolha configuração própria ou herdar" }),
+    oneRoster: z.enum(["1"], { message: "Marque ou desmarque o OneRoster" }).optional(),
     ...Object.fromEntries(PERSONAL_ATTRIBUTES.map((a) => [a, ZRuleChoice.optional()])),
     ...Object.fromEntries(PROFILE_ROLES.map((r) => [roleModeField(r), z.enum(ROLE_RULE_MODES, { message: "Escolha seguir a regra geral ou uma regra própria" }).default("geral")])),
     ...Object.fromEntries(PROFILE_ROLES.flatMap((r) => PERSONAL_ATTRIBUTES.map((a) => [roleRuleField(r, a), ZRuleChoice.optional()]))),
@@ -154,7 +158,7 @@ const ZSharingRuleFormSchema = z
 
 export type TSharingRuleForm =
   | { remove: true }
-  | { remove: false; rules: z.output<typeof ZAttributeRulesSchema>; roles: z.output<typeof ZRoleRulesSchema> };
+  | { remove: false; rules: z.output<typeof ZAttributeRulesSchema>; roles: z.output<typeof ZRoleRulesSchema>; oneRoster: boolean };
 
 /**
  * The card's fields (blank ones and non-text ones ignored) → "inherit" or the rules to save. Throws a ZodError naming
@@ -170,6 +174,7 @@ export function parseSharingRuleForm(values: Record<string, unknown>): TSharingR
     remove: false,
     rules: rulesOf((a) => a),
     roles: Object.fromEntries(PROFILE_ROLES.filter((r) => form[roleModeField(r)] === "propria").map((r) => [r, rulesOf((a) => roleRuleField(r, a))])),
+    oneRoster: form.oneRoster === "1",
   };
 }
 export type TToolSharingInput = z.input<typeof ZToolSharingSchema>;

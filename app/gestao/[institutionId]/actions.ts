@@ -53,7 +53,7 @@ export async function applicationAccessAction(institutionId: string, _state: TFo
   return institutionAction(institutionId, form, async (scope) => {
     const { applicationId } = parseForm(ZFormTargetSchema, form);
     const rule = parseSharingRuleForm(formObject(form));
-    await setApplicationAccess(rule.remove ? { scope, remove: { institutionId, applicationId } } : { scope, settings: { institutionId, applicationId, rules: rule.rules, roles: rule.roles } });
+    await setApplicationAccess(rule.remove ? { scope, remove: { institutionId, applicationId } } : { scope, settings: { institutionId, applicationId, rules: rule.rules, roles: rule.roles, oneRoster: rule.oneRoster } });
     return done("Regras de compartilhamento salvas. Valem a partir da próxima leitura da aplicação.");
   });
 }

@@ -7,6 +7,8 @@ import { linkedEdtechsUp, ruleStateAt, type TRuleState } from "./sharing-rules";
 export interface TApplicationAccessRow extends TRuleState {
   /** Whether the application reads this institution's data (the one access rule, effectiveAccess). */
   enabled: boolean;
+  /** Whether it also reads it through OneRoster 1.2: enabled, and the rule in force (own or inherited) turns OneRoster on. */
+  oneRosterEnabled: boolean;
   applicationId: string;
   applicationName: string;
   description: string;
@@ -31,13 +33,18 @@ export async function listApplicationAccess(options: { scope: TManagerScope; ins
       linked: links.some((l) => l.institutionId === c.id && l.edtechId === app.edtechId),
       rule: app.access.find((a) => a.institutionId === c.id) ?? null,
     }));
-  return applications.map((app) => ({
-    enabled: effectiveAccess(levelsOf(app), "application").enabled,
-    applicationId: app.id,
-    applicationName: app.name,
-    description: app.description,
-    edtechId: app.edtechId,
-    edtechName: app.edtech.name,
-    ...ruleStateAt(chain, app.access),
-  }));
+  return applications.map((app) => {
+    const enabled = effectiveAccess(levelsOf(app), "application").enabled;
+    const rule = ruleStateAt(chain, app.access);
+    return {
+      enabled,
+      oneRosterEnabled: enabled && (rule.own ? rule.ownOneRoster : rule.inherited?.oneRoster === true),
+      applicationId: app.id,
+      applicationName: app.name,
+      description: app.description,
+      edtechId: app.edtechId,
+      edtechName: app.edtech.name,
+      ...rule,
+    };
+  });
 }

@@ -16,6 +16,8 @@ export interface TSharingRules {
   anonymized: string[];
   /** Per-role overrides (docs/decisions/015-sharing-rules-per-role.md), when some role differs; absent roles follow the base. */
   roles?: Partial<Record<TProfileRole, { allowed: string[]; anonymized: string[] }>>;
+  /** True when an application's rule turned OneRoster 1.2 on; absent when off (and for tools). */
+  oneRoster?: true;
 }
 
 export type TRuleChange =
@@ -54,6 +56,7 @@ const ZLists = z.object({ allowed: z.array(z.string()), anonymized: z.array(z.st
 // role follows the base.
 const ZRules = ZLists.extend({
   roles: z.partialRecord(z.enum(PROFILE_ROLES), ZLists).optional().catch(undefined),
+  oneRoster: z.literal(true).optional().catch(undefined),
 })
   .nullable()
   .catch(null);

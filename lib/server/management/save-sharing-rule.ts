@@ -12,23 +12,31 @@ interface TStoredRule {
   allowedAttributes: string[];
   anonymizedAttributes: string[];
   roleOverrides: Prisma.JsonValue;
+  /** An application's row only: OneRoster 1.2 on (absent for a tool's). */
+  oneRoster?: boolean;
 }
 
 /** Where one partner kind keeps its rule row (ApplicationAccess, ToolSharing). */
 export interface TSharingRuleStore {
   find(tx: Tx): Promise<TStoredRule | null>;
-  upsert(tx: Tx, rule: { allowedAttributes: string[]; anonymizedAttributes: string[]; roleOverrides: Prisma.InputJsonObject }): Promise<unknown>;
+  upsert(tx: Tx, rule: { allowedAttributes: string[]; anonymizedAttributes: string[]; roleOverrides: Prisma.InputJsonObject; oneRoster?: boolean }): Promise<unknown>;
   remove(tx: Tx): Promise<unknown>;
 }
 
 /**
  * A rule as the history keeps it: the base lists and, when some role differs, `roles` with each
- * overridden role's lists (list-sharing-rule-changes.ts reads it).
+ * overridden role's lists; `oneRoster: true` when an application's rule turns OneRoster 1.2 on
+ * (absent when off, as in every row audited before it existed). list-sharing-rule-changes.ts reads it.
  */
-function auditedRule(rule: TStoredRule | { allowedAttributes: string[]; anonymizedAttributes: string[]; roleOverrides: unknown }) {
+function auditedRule(rule: TStoredRule | { allowedAttributes: string[]; anonymizedAttributes: string[]; roleOverrides: unknown; oneRoster?: boolean }) {
   const overrides = parseRoleOverrides(rule.roleOverrides);
   const roles = Object.fromEntries(Object.entries(overrides).map(([role, o]) => [role, { allowed: o.allowedAttributes, anonymized: o.anonymizedAttributes }]));
-  return { allowed: rule.allowedAttributes, anonymized: rule.anonymizedAttributes, ...(Object.keys(roles).length ? { roles } : {}) };
+  return {
+    allowed: rule.allowedAttributes,
+    anonymized: rule.anonymizedAttributes,
+    ...(Object.keys(roles).length ? { roles } : {}),
+    ...(rule.oneRoster ? { oneRoster: true } : {}),
+  };
 }
 
 /** The partner whose rule is saved, as its edtech's contract and the history need it. */
@@ -54,6 +62,8 @@ export async function saveSharingRule(options: {
   rules: TAttributeRules | null;
   /** Per-role overrides of `rules` (ignored when removing). */
   roles?: TRoleRules;
+  /** An application's rule only: whether it turns OneRoster 1.2 on (ignored when removing). */
+  oneRoster?: boolean;
   store: (partnerId: string) => TSharingRuleStore;
 }): Promise<void> {
   const { rules, partner, institutionId } = options;
@@ -61,7 +71,11 @@ export async function saveSharingRule(options: {
   if (!partner || !current || !hasContract(current)) throw new AppError("not_found", options.notFound);
   const store = options.store(partner.id);
   const auditKind = partner.kind === "application" ? "application_access" : "tool_sharing";
-  const after = rules && { ...fromRules(rules), roleOverrides: fromRoleRules(rules, options.roles ?? {}) as Prisma.InputJsonObject };
+  const after = rules && {
+    ...fromRules(rules),
+    roleOverrides: fromRoleRules(rules, options.roles ?? {}) as Prisma.InputJsonObject,
+    ...(options.oneRoster !== undefined ? { oneRoster: options.oneRoster } : {}),
+  };
   await transaction(async (tx) => {
     const before = await store.find(tx);
     if (after) await store.upsert(tx, after);

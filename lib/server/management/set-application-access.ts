@@ -7,7 +7,8 @@ import type { TManagerScope } from "./resolve-manager-scope";
 /**
  * Enables an application at an institution with one rule per personal attribute (allowed,
  * anonymized, not shared) — the Data API's `configuracao` — or, with `rules: null`, removes the
- * institution's own setting so the ancestors' applies again. The application's edtech must have a
+ * institution's own setting so the ancestors' applies again. The row also says whether OneRoster
+ * 1.2 is on (`oneRoster`; inherited like the attributes). The application's edtech must have a
  * contract with the institution or an ancestor. Audited with the before and after values.
  */
 export async function setApplicationAccess(
@@ -26,6 +27,7 @@ export async function setApplicationAccess(
     notFound: "Aplicação não encontrada entre as edtechs vinculadas.",
     rules: target.rules,
     roles: "roles" in target ? target.roles : {},
+    oneRoster: "oneRoster" in target ? target.oneRoster : false,
     store: (applicationId) => {
       const where = { institutionId_applicationId: { institutionId: institution.id, applicationId } };
       return {

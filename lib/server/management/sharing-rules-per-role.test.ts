@@ -133,6 +133,7 @@ describe("the card's form", () => {
       remove: false,
       rules: base,
       roles: { professor: withEmail },
+      oneRoster: false,
     });
     // Fields of a role that follows the base are ignored; inheriting ignores everything else.
     expect(parseSharingRuleForm(form({ perfil_professor: "geral", ...prefixed("professor", withEmail) }))).toMatchObject({ roles: {} });

@@ -72,15 +72,17 @@ export interface TRuleState {
   own: TAttributeRules | null;
   /** The own rule's per-role overrides (empty without an own rule). */
   ownRoles: TRoleRules;
+  /** Whether the own rule turns OneRoster 1.2 on (false without an own rule, and for tools). */
+  ownOneRoster: boolean;
   /** The nearest ancestor's rule, which applies when there is no own one. */
-  inherited: { institutionId: string; institutionName: string; rules: TAttributeRules; roles: TRoleRules } | null;
+  inherited: { institutionId: string; institutionName: string; rules: TAttributeRules; roles: TRoleRules; oneRoster: boolean } | null;
   ownUpdatedAt: Date | null;
 }
 
 /** A partner's rule at `chain[0]`, from its rule rows on the chain (ApplicationAccess or ToolSharing). */
 export function ruleStateAt(
   chain: readonly TAncestor[],
-  rows: readonly { institutionId: string; allowedAttributes: string[]; anonymizedAttributes: string[]; roleOverrides: Prisma.JsonValue; updatedAt: Date }[],
+  rows: readonly { institutionId: string; allowedAttributes: string[]; anonymizedAttributes: string[]; roleOverrides: Prisma.JsonValue; oneRoster?: boolean; updatedAt: Date }[],
 ): TRuleState {
   const [here, ...above] = chain;
   const own = rows.find((r) => r.institutionId === here?.id) ?? null;
@@ -88,12 +90,14 @@ export function ruleStateAt(
   return {
     own: own ? toRules(own.allowedAttributes, own.anonymizedAttributes) : null,
     ownRoles: own ? toRoleRules(own.roleOverrides) : {},
+    ownOneRoster: own?.oneRoster === true,
     inherited: nearest?.rule
       ? {
           institutionId: nearest.c.id,
           institutionName: nearest.c.name,
           rules: toRules(nearest.rule.allowedAttributes, nearest.rule.anonymizedAttributes),
           roles: toRoleRules(nearest.rule.roleOverrides),
+          oneRoster: nearest.rule.oneRoster === true,
         }
       : null,
     ownUpdatedAt: own?.updatedAt ?? null,

@@ -23,7 +23,8 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 function status(app: TApplicationAccessRow): string {
   if (!app.enabled) return "Não habilitada: a aplicação não lê dados desta instituição";
-  return app.own ? "Configuração própria desta instituição" : `Herdando as regras de ${app.inherited?.institutionName ?? ""}`;
+  const rule = app.own ? "Configuração própria desta instituição" : `Herdando as regras de ${app.inherited?.institutionName ?? ""}`;
+  return app.oneRosterEnabled ? `${rule} · OneRoster 1.2 habilitado` : rule;
 }
 
 export default async function ApplicationsPage({ params, searchParams }: Props) {
@@ -108,6 +109,7 @@ export default async function ApplicationsPage({ params, searchParams }: Props) 
                 attributes={PERSONAL_ATTRIBUTES}
                 rule={app}
                 noInheritedLabel="Não habilitar"
+                oneRoster
               />
             ))}
           </ul>

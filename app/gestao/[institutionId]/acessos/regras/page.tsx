@@ -43,7 +43,8 @@ function Provider({ settings, label, credentialReplaced }: { settings: TProvider
 
 const attributeLabel = (name: string) => (ATTRIBUTE_LABEL as Record<string, string>)[name] ?? name;
 
-function Rules({ rules, label }: { rules: TSharingRules | null; label: string }) {
+/** `application`: the rule also says whether OneRoster 1.2 is on (off when the audit row does not say). */
+function Rules({ rules, label, application }: { rules: TSharingRules | null; label: string; application: boolean }) {
   if (!rules) return <p><span className="sr-only">{label}: </span><span className="text-slate-500">Sem regra própria (vale a da instituição acima)</span></p>;
   const lists = (r: { allowed: string[]; anonymized: string[] }, prefix = "") => {
     const shared = r.allowed.filter((a) => !r.anonymized.includes(a));
@@ -62,15 +63,18 @@ function Rules({ rules, label }: { rules: TSharingRules | null; label: string })
       {overridden.map((role) => (
         <Fragment key={role}>{lists(rules.roles![role]!, `${ROLE_LABEL[role]} · `)}</Fragment>
       ))}
+      {application && (
+        <div><dt className="inline font-medium">OneRoster 1.2: </dt><dd className="inline">{rules.oneRoster ? "habilitado" : "não habilitado"}</dd></div>
+      )}
     </dl>
   );
 }
 
-function Change({ change, side }: { change: TRuleChange; side: "before" | "after" }) {
+function Change({ change, side, partnerKind }: { change: TRuleChange; side: "before" | "after"; partnerKind: TRuleChangeRow["partner"]["kind"] }) {
   const label = side === "before" ? "Antes" : "Depois";
   if (change.kind === "contract") return <p><span className="sr-only">{label}: </span>{change[side] ? "Vinculada" : "Sem vínculo"}</p>;
   if (change.kind === "provider") return <Provider settings={change[side]} label={label} credentialReplaced={side === "after" && change.credentialReplaced} />;
-  return <Rules rules={change[side]} label={label} />;
+  return <Rules rules={change[side]} label={label} application={partnerKind === "application"} />;
 }
 
 export default async function RuleHistoryPage({ params, searchParams }: Props) {
@@ -117,8 +121,8 @@ export default async function RuleHistoryPage({ params, searchParams }: Props) {
               <span className="block text-xs text-slate-500">{KIND_LABEL[r.partner.kind]}</span>
             </span>,
             r.institutionName,
-            <Change key="b" change={r.change} side="before" />,
-            <Change key="a" change={r.change} side="after" />,
+            <Change key="b" change={r.change} side="before" partnerKind={r.partner.kind} />,
+            <Change key="a" change={r.change} side="after" partnerKind={r.partner.kind} />,
           ],
         }))}
       />
