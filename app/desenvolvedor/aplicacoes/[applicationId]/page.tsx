@@ -5,9 +5,13 @@ import { DataTable } from "@/components/data-table";
 import { CreateApiKeyForm, RevokeApiKeyForm } from "@/components/developer/api-key-forms";
 import { ApplicationForm } from "@/components/developer/application-form";
 import { DeleteApplicationForm } from "@/components/developer/delete-application-form";
+import { OneRosterAccess } from "@/components/developer/oneroster-access";
 import { RotateSecretForm } from "@/components/developer/rotate-secret-form";
 import { getDeveloperApplication } from "@/lib/server/developer/get-developer-application";
 import { requireDeveloper } from "@/lib/server/developer/require-developer";
+import { env } from "@/lib/env";
+import { ALL_ONEROSTER_SCOPES } from "@/lib/oneroster/scopes";
+import { listOneRosterEnablements } from "@/lib/server/oneroster/list-oneroster-enablements";
 import {
   createApiKeyAction,
   deleteApplicationAction,
@@ -27,6 +31,7 @@ export default async function DeveloperApplicationPage({ params }: Props) {
   const developer = await requireDeveloper(`/desenvolvedor/aplicacoes/${encodeURIComponent(applicationId)}`);
   const app = await getDeveloperApplication({ personId: developer.personId, applicationId });
   if (!app) notFound();
+  const oneRoster = await listOneRosterEnablements({ applicationId: app.id, edtechId: app.edtechId });
   return (
     <section className="space-y-10">
       <div>
@@ -80,6 +85,8 @@ export default async function DeveloperApplicationPage({ params }: Props) {
         <p className="mt-1 text-sm text-slate-600">Receba os eventos da API de dados por POST assinado, sem consultar: endpoints, registro de entregas e reenvio.</p>
         <Link href={`/desenvolvedor/aplicacoes/${app.id}/webhooks`} className="mt-3 inline-block text-sm font-medium text-brand-700 hover:underline">Configurar webhooks →</Link>
       </section>
+
+      <OneRosterAccess baseUrl={env().HUB_BASE_URL} clientId={app.clientId} scopes={ALL_ONEROSTER_SCOPES} institutions={oneRoster} />
 
       <section aria-labelledby="institutions-title" className="space-y-3">
         <div>
