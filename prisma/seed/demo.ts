@@ -175,9 +175,11 @@ async function seedInTransaction(tx: Tx, baseUrl: string): Promise<void> {
     { institutionId: school1.id, allowed: ["nome_usuario", "idade", "email_usuario"], anonymized: ["email_usuario"] },
     { institutionId: school2.id, allowed: ["nome_usuario"], anonymized: [] },
   ];
+  // OneRoster 1.2 on at the network and at both schools (each school's own rule would otherwise
+  // turn it off there: the nearest rule decides), so `npm start` answers /ims/oneroster with data.
   for (const s of sharing) {
     await tx.applicationAccess.create({
-      data: { institutionId: s.institutionId, applicationId: app.id, allowedAttributes: s.allowed, anonymizedAttributes: s.anonymized },
+      data: { institutionId: s.institutionId, applicationId: app.id, allowedAttributes: s.allowed, anonymizedAttributes: s.anonymized, oneRoster: true },
     });
   }
 }
