@@ -10,6 +10,7 @@
 //                  statement of one request
 //   $3 timestamptz deletes older than this are no longer shown
 // and names its columns alike: sid (the Hub's id, text), deleted, modified, inst (the institution).
+import { createHash } from "node:crypto";
 import type { TFieldMap, TFieldSpec } from "@/lib/oneroster/field-map";
 
 /** How long a deleted record is still shown as `tobedeleted` (docs/oneroster.md). */
@@ -17,10 +18,18 @@ export const TOMBSTONE_DAYS = 30;
 
 export const BASE_PARAMS = 3;
 
+/**
+ * Which institutions a source reads: all of the read's ($1), or one, an SQL expression (a page
+ * reads each institution by itself and merges them: read-rostering.ts).
+ */
+export type TInstitutionScope = { kind: "all" } | { kind: "one"; sql: string };
+const ALL: TInstitutionScope = { kind: "all" };
+const institutionCondition = (column: string, scope: TInstitutionScope) => (scope.kind === "all" ? `${column} = ANY($1::uuid[])` : `${column} = ${scope.sql}`);
+
 /** The latest event below the cut of each record of `entities` (an SQL condition on e.entity). */
-function current(entities: string): string {
+function current(entities: string, scope: TInstitutionScope): string {
   return `SELECT e.* FROM "ChangeEvent" e
-   WHERE e."institutionId" = ANY($1::uuid[]) AND e.entity ${entities}
+   WHERE ${institutionCondition(`e."institutionId"`, scope)} AND e.entity ${entities}
      AND e.txid < $2::bigint AND (e."supersededTxid" IS NULL OR e."supersededTxid" >= $2::bigint)
      AND (e.kind <> 'delete' OR e."occurredAt" >= $3::timestamptz)`;
 }
@@ -34,51 +43,66 @@ const BASE_COLUMNS = `e."recordId"::text AS sid, e.kind = 'delete' AS deleted, e
 export const courseIdSql = (inst: string, period: string, grade: string) =>
   `md5('hub/oneroster/course/' || ${inst} || '/' || ${period} || '/' || coalesce(${grade}, ''))::uuid::text`;
 
-export const SOURCES = {
+const SOURCES = {
   // Institutions are not in the event log: their row is their state (they are not deleted while
   // they hold data). The cut and the floor are bound all the same, and named, so every source
   // takes the same three parameters.
-  orgs: `SELECT i.id::text AS sid, false AS deleted, i."updatedAt" AS modified, i.id::text AS inst, i.name,
+  orgs: (scope: TInstitutionScope) => `SELECT i.id::text AS sid, false AS deleted, i."updatedAt" AS modified, i.id::text AS inst, i.name,
       CASE WHEN i.kind = 'school' THEN 'school' ELSE 'district' END AS type, i."parentId"::text AS parent,
       $2::bigint AS cut, $3::timestamptz AS floor
-    FROM "Institution" i WHERE i.id = ANY($1::uuid[])`,
-  academicSessions: `SELECT ${BASE_COLUMNS}, e.record->>'nome' AS title, e.record->>'inicio' AS start_date,
+    FROM "Institution" i WHERE ${institutionCondition("i.id", scope)}`,
+  academicSessions: (scope: TInstitutionScope) => `SELECT ${BASE_COLUMNS}, e.record->>'nome' AS title, e.record->>'inicio' AS start_date,
       e.record->>'fim' AS end_date, e.record->>'codigo' AS code
-    FROM (${current(`= 'periodo'`)}) e`,
-  classes: `SELECT ${BASE_COLUMNS}, e.record->>'nome' AS title, e.record->>'serie' AS grade, e.record->>'turno' AS shift,
+    FROM (${current(`= 'periodo'`, scope)}) e`,
+  classes: (scope: TInstitutionScope) => `SELECT ${BASE_COLUMNS}, e.record->>'nome' AS title, e.record->>'serie' AS grade, e.record->>'turno' AS shift,
       e.record->>'periodoId' AS period, e.record->>'codigoPeriodo' AS period_code,
       ${courseIdSql(`e."institutionId"::text`, `(e.record->>'periodoId')`, `(e.record->>'serie')`)} AS course
-    FROM (${current(`= 'turma'`)}) e`,
-  enrollments: `SELECT ${BASE_COLUMNS}, CASE e.entity WHEN 'turmaAluno' THEN 'student' ELSE 'teacher' END AS role,
+    FROM (${current(`= 'turma'`, scope)}) e`,
+  enrollments: (scope: TInstitutionScope) => `SELECT ${BASE_COLUMNS}, CASE e.entity WHEN 'turmaAluno' THEN 'student' ELSE 'teacher' END AS role,
       coalesce(e.record->>'alunoId', e.record->>'professorId') AS user_id, e.record->>'turmaId' AS class_id,
       e.record->>'disciplinaId' AS subject_id
-    FROM (${current(`IN ('turmaAluno', 'disciplinaProfessor')`)}) e`,
+    FROM (${current(`IN ('turmaAluno', 'disciplinaProfessor')`, scope)}) e`,
   // The person's values are read through Profile and Person only when a filter or sort names one
   // (PostgreSQL drops a left join on a unique key whose columns are unused); a page's people are
   // read after the page is cut (read-rostering.ts), as the Data API does.
-  users: `SELECT ${BASE_COLUMNS}, e.record->>'perfil' AS perfil, e.record->>'pessoaId' AS person, i.kind::text AS inst_kind,
+  users: (scope: TInstitutionScope) => `SELECT ${BASE_COLUMNS}, e.record->>'perfil' AS perfil, e.record->>'pessoaId' AS person, i.kind::text AS inst_kind,
       CASE e.record->>'perfil' WHEN 'aluno' THEN 'student' WHEN 'professor' THEN 'teacher' WHEN 'responsavel' THEN 'guardian'
         ELSE CASE WHEN i.kind = 'school' THEN 'siteAdministrator' ELSE 'districtAdministrator' END END AS role,
       p.name AS p_name, p.email AS p_email, p.phone AS p_phone, p."birthDate" AS p_birth
-    FROM (${current(`= 'usuario'`)}) e
+    FROM (${current(`= 'usuario'`, scope)}) e
     JOIN "Institution" i ON i.id = e."institutionId"
     LEFT JOIN "Profile" pr ON pr.id = e."recordId" AND e.kind <> 'delete'
     LEFT JOIN "Person" p ON p.id = pr."personId"`,
 } as const;
 
 /** Courses: every grade of a period at an institution that has (or had, within the window) a class. */
-export const COURSES_SOURCE = `SELECT c.course AS sid, bool_and(c.deleted) AS deleted, max(c.modified) AS modified, c.inst,
+const coursesSource = (scope: TInstitutionScope) => `SELECT c.course AS sid, bool_and(c.deleted) AS deleted, max(c.modified) AS modified, c.inst,
     c.period, max(c.period_code) AS period_code, c.grade
-  FROM (${SOURCES.classes}) c GROUP BY c.course, c.inst, c.period, c.grade`;
+  FROM (${SOURCES.classes(scope)}) c GROUP BY c.course, c.inst, c.period, c.grade`;
 
 /** The current (not deleted) enrollments, for "the users of a class" and "the classes of a user". */
-export const LIVE_ENROLLMENTS = `SELECT en.* FROM (${SOURCES.enrollments}) en WHERE NOT en.deleted`;
+export const LIVE_ENROLLMENTS = `SELECT en.* FROM (${SOURCES.enrollments(ALL)}) en WHERE NOT en.deleted`;
 
 export type TSourceName = keyof typeof SOURCES | "courses";
 
-export function sourceSql(name: TSourceName): string {
-  return name === "courses" ? COURSES_SOURCE : SOURCES[name];
+/** A source's SQL, over every institution of the read or over one. */
+export function sourceSql(name: TSourceName, scope: TInstitutionScope = ALL): string {
+  return name === "courses" ? coursesSource(scope) : SOURCES[name](scope);
 }
+
+/**
+ * Whether a page reads each institution by itself and merges them (an ordered index scan per
+ * institution, ChangeEvent_record_order_idx), or reads the source whole: institutions and courses
+ * are few, and a course groups its institution's classes.
+ */
+export const READ_BY_INSTITUTION: Readonly<Record<TSourceName, boolean>> = {
+  orgs: false,
+  courses: false,
+  academicSessions: true,
+  classes: true,
+  enrollments: true,
+  users: true,
+};
 
 // ---------------------------------------------------------------- field maps
 
@@ -215,4 +239,10 @@ export function fieldMapFor(name: TFieldMapName, c: TFieldContext): TFieldMap {
         birthDate: shown(c, "idade", "src.p_birth", "date"),
       };
   }
+}
+
+/** courseIdSql in TypeScript: the same md5 of the same text, as a UUID (tested against the SQL). */
+export function courseIdFor(institutionId: string, periodId: string, grade: string | null): string {
+  const hex = createHash("md5").update(`hub/oneroster/course/${institutionId}/${periodId}/${grade ?? ""}`, "utf8").digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
