@@ -48,9 +48,22 @@ export function parseSort(
   fieldMap: TFieldMap,
   tiebreaker: string,
 ): string {
+  const { key, direction } = parseSortKey(sort, orderBy, fieldMap);
+  if (key === null || key === tiebreaker) return `${tiebreaker} ${direction}`;
+  return `${key} ${direction}, ${tiebreaker} ${direction}`;
+}
+
+/**
+ * The sort field's SQL expression (null without `sort`) and the direction, for a caller that
+ * orders in two steps (each institution's rows, then the merge) and needs the key by itself.
+ */
+export function parseSortKey(
+  sort: string | null | undefined,
+  orderBy: string | null | undefined,
+  fieldMap: TFieldMap,
+): { key: string | null; direction: "ASC" | "DESC" } {
   const direction = parseOrderBy(orderBy) === "desc" ? "DESC" : "ASC";
-  if (sort === null || sort === undefined) return `${tiebreaker} ${direction}`;
+  if (sort === null || sort === undefined) return { key: null, direction };
   if (sort.trim() === "") throw new OneRosterError("invaliddata", "The sort parameter is empty.");
-  const sql = sortExpression(sort.trim(), fieldMap);
-  return sql === tiebreaker ? `${sql} ${direction}` : `${sql} ${direction}, ${tiebreaker} ${direction}`;
+  return { key: sortExpression(sort.trim(), fieldMap), direction };
 }

@@ -18,7 +18,7 @@ import {
   type THubRole,
 } from "@/lib/oneroster/objects";
 import { parsePaging } from "@/lib/oneroster/paging";
-import { parseSort } from "@/lib/oneroster/sort";
+import { parseSortKey } from "@/lib/oneroster/sort";
 import { asOneRosterError, OneRosterError, statusPayload } from "@/lib/oneroster/status";
 import { logAccess } from "@/lib/server/audit/log-access";
 import { database } from "@/lib/server/db/database";
@@ -29,8 +29,8 @@ import { pairwiseIds, type TPairwiseIds } from "@/lib/server/privacy/pairwise-id
 import { log } from "@/lib/server/log.mjs";
 import { PROFILE_ROLES, type TPersonalAttribute } from "@/lib/validations/data-api";
 import { resolveOneRosterReach, type TOneRosterReach } from "./resolve-oneroster-reach";
-import { collectionDef, rosteringRoute, SELECTABLE_FIELDS, type TCondition, type TObjectKind, type TPathId, type TRosteringRoute } from "./rostering-routes";
-import { BASE_PARAMS, fieldMapFor, sourceSql, TOMBSTONE_DAYS, type TFieldContext, type TFieldMapName } from "./rostering-sources";
+import { collectionDef, rosteringRoute, SELECTABLE_FIELDS, type TCollectionDef, type TCondition, type TObjectKind, type TPathId, type TRosteringRoute } from "./rostering-routes";
+import { BASE_PARAMS, fieldMapFor, READ_BY_INSTITUTION, sourceSql, TOMBSTONE_DAYS, type TFieldContext, type TFieldMapName } from "./rostering-sources";
 import { bearerChallenge, requireScope, verifyOneRosterBearer } from "./verify-bearer";
 
 /** The largest page served; a larger `limit` is served this many (lib/oneroster/paging.ts). */
@@ -350,6 +350,69 @@ function collectionUrl(baseUrl: string, segments: readonly string[]): string {
   return `${baseUrl}${ROSTERING_PATH}/${segments.map(encodeURIComponent).join("/")}`;
 }
 
+/**
+ * One page. A source read by institution is read as one ordered scan per institution, each stopped
+ * after offset + limit rows (ChangeEvent_record_order_idx serves the default order), and the scans
+ * merged: a page of a network costs its institutions' first rows, not a sort of all its records.
+ */
+async function readPage(
+  route: TRosteringRoute,
+  where: readonly string[],
+  params: unknown[],
+  sort: { key: string | null; direction: "ASC" | "DESC" },
+  paging: { limit: number; offset: number },
+): Promise<TRow[]> {
+  const { key, direction } = sort;
+  const order = (alias: string, keyColumn: string | null) => `${keyColumn ? `${keyColumn} ${direction}, ` : ""}${alias}.sid ${direction}`;
+  const limit = `$${params.push(paging.limit)}`;
+  const offset = `$${params.push(paging.offset)}`;
+  const source = route.collection.source;
+  if (!READ_BY_INSTITUTION[source]) {
+    return database().sql.query<TRow>(
+      `SELECT src.* FROM (${sourceSql(source)}) src ${whereSql(where)} ORDER BY ${order("src", key)} LIMIT ${limit} OFFSET ${offset}`,
+      params,
+    );
+  }
+  const each = `$${params.push(paging.offset + paging.limit)}`;
+  return database().sql.query<TRow>(
+    `SELECT s.* FROM unnest($1::uuid[]) AS r(id) CROSS JOIN LATERAL (
+       SELECT src.*${key ? `, ${key} AS sort_key` : ""} FROM (${sourceSql(source, { kind: "one", sql: "r.id" })}) src ${whereSql(where)}
+        ORDER BY ${order("src", key)} LIMIT ${each}) s
+     ORDER BY ${order("s", key ? "s.sort_key" : null)} LIMIT ${limit} OFFSET ${offset}`,
+    params,
+  );
+}
+
+/** X-Total-Count by counting the query's matches. */
+async function countMatches(statement: TStatement, where: readonly string[], params: unknown[]): Promise<number> {
+  const [row] = await database().sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${statement.from} ${whereSql(where)}`, params);
+  return row!.n;
+}
+
+/**
+ * X-Total-Count of a whole collection (or of one school's) from the counts maintained with the log
+ * (EventCount.live: records whose latest event is not a delete), plus the deletes still shown:
+ * a read of index entries, whatever the number of records. The live counts are those of now, the
+ * page's rows those of the cut (about a second earlier): a record written in between may be
+ * counted before it is listed.
+ */
+async function countMaintained(counted: NonNullable<TCollectionDef["counted"]>, institutionId: TPathId | null, params: unknown[]): Promise<number> {
+  // A school of the path (its id was checked to name one of the read's schools: checkParents).
+  const institution = institutionId ? `AND c."institutionId" = $${params.push(institutionId.value)}::uuid` : "";
+  const entities = `$${params.push(counted.entities)}::text[]::"EntityName"[]`;
+  const role = counted.role ? `$${params.push(counted.role)}::text` : null;
+  const [row] = await database().sql.query<{ n: string }>(
+    `SELECT (SELECT coalesce(sum(c.live), 0) FROM "EventCount" c
+              WHERE c."institutionId" = ANY($1::uuid[]) ${institution} AND c.entity = ANY(${entities})${role ? ` AND c.role = ${role}` : ""})
+          + (SELECT count(*) FROM "ChangeEvent" c
+              WHERE c."institutionId" = ANY($1::uuid[]) ${institution} AND c.entity = ANY(${entities}) AND c.kind = 'delete'
+                AND c."occurredAt" >= $3::timestamptz AND c.txid < $2::bigint AND (c."supersededTxid" IS NULL OR c."supersededTxid" >= $2::bigint)
+                ${role ? `AND c.record->>'perfil' = ${role}` : ""}) AS n`,
+    params,
+  );
+  return Number(row!.n);
+}
+
 async function read(request: TRosteringRequest): Promise<TRosteringResponse> {
   const route = rosteringRoute(request.segments);
   const client = await verifyOneRosterBearer(request.authorization);
@@ -371,9 +434,8 @@ async function read(request: TRosteringRequest): Promise<TRosteringResponse> {
   const fieldMap = fieldMapFor(FIELD_MAP_OF[kind], fieldContext);
   const where = [...statement.where];
   if (filterAst) where.push(compileFilter(filterAst, fieldMap, statement.params));
-  const order = parseSort(query.get("sort"), query.get("orderBy"), fieldMap, "src.sid");
-
   if (route.single) {
+    parseSortKey(query.get("sort"), query.get("orderBy"), fieldMap); // checked, though one object has no order
     const rows = await database().sql.query<TRow>(`SELECT src.* FROM ${statement.from} ${whereSql(where)} LIMIT 1`, statement.params);
     if (rows.length === 0) throw new OneRosterError("unknownobject", `Unknown Object: ${JSON.stringify(route.single.value.slice(0, 64))}.`);
     const objects = selectFields(await shapePage(kind, rows, context), fields);
@@ -382,15 +444,15 @@ async function read(request: TRosteringRequest): Promise<TRosteringResponse> {
   }
 
   const countParams = [...statement.params];
-  const limitAt = statement.params.push(paging!.limit);
-  const offsetAt = statement.params.push(paging!.offset);
-  const [rows, [count]] = await Promise.all([
-    database().sql.query<TRow>(`SELECT src.* FROM ${statement.from} ${whereSql(where)} ORDER BY ${order} LIMIT $${limitAt} OFFSET $${offsetAt}`, statement.params),
-    database().sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${statement.from} ${whereSql(where)}`, countParams),
+  const [rows, total] = await Promise.all([
+    readPage(route, where, statement.params, parseSortKey(query.get("sort"), query.get("orderBy"), fieldMap), paging!),
+    filterAst === null && route.countIn && route.collection.counted
+      ? countMaintained(route.collection.counted, route.countIn.institution, countParams.slice(0, BASE_PARAMS))
+      : countMatches(statement, where, countParams),
   ]);
   const objects = selectFields(await shapePage(kind, rows, context), fields);
   writeAccessLog(loggedFilters(request), context, rows, objects, 200);
-  const headers = { ...JSON_HEADERS, ...pagingHeaders(collectionUrl(context.baseUrl, request.segments), query, { limit: paging!.limit, offset: paging!.offset, total: count!.n }) };
+  const headers = { ...JSON_HEADERS, ...pagingHeaders(collectionUrl(context.baseUrl, request.segments), query, { limit: paging!.limit, offset: paging!.offset, total }) };
   return { status: 200, headers, body: { [route.collection.plural]: objects } };
 }
 

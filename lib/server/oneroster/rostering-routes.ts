@@ -15,22 +15,27 @@ export interface TCollectionDef {
   singular: string;
   /** Conditions on `src` every read of it has (students are the users whose role is student). */
   where: readonly string[];
+  /**
+   * The maintained counts that number it (EventCount's live records of these entities, of this
+   * role), when a read has no other condition than an institution: X-Total-Count without a scan.
+   */
+  counted?: { entities: readonly string[]; role?: string };
 }
 
 const COLLECTIONS = {
   orgs: { source: "orgs", kind: "org", plural: "orgs", singular: "org", where: [] },
   schools: { source: "orgs", kind: "org", plural: "orgs", singular: "org", where: [`src.type = 'school'`] },
-  academicSessions: { source: "academicSessions", kind: "academicSession", plural: "academicSessions", singular: "academicSession", where: [] },
+  academicSessions: { source: "academicSessions", kind: "academicSession", plural: "academicSessions", singular: "academicSession", where: [], counted: { entities: ["periodo"] } },
   // The Hub's periods are school years: it has no terms and no grading periods (docs/oneroster.md).
   terms: { source: "academicSessions", kind: "academicSession", plural: "academicSessions", singular: "academicSession", where: ["false"] },
   gradingPeriods: { source: "academicSessions", kind: "academicSession", plural: "academicSessions", singular: "academicSession", where: ["false"] },
   courses: { source: "courses", kind: "course", plural: "courses", singular: "course", where: [] },
-  classes: { source: "classes", kind: "class", plural: "classes", singular: "class", where: [] },
-  enrollments: { source: "enrollments", kind: "enrollment", plural: "enrollments", singular: "enrollment", where: [] },
-  users: { source: "users", kind: "user", plural: "users", singular: "user", where: [] },
-  students: { source: "users", kind: "user", plural: "users", singular: "user", where: [`src.role = 'student'`] },
-  teachers: { source: "users", kind: "user", plural: "users", singular: "user", where: [`src.role = 'teacher'`] },
-  demographics: { source: "users", kind: "demographics", plural: "demographics", singular: "demographics", where: [] },
+  classes: { source: "classes", kind: "class", plural: "classes", singular: "class", where: [], counted: { entities: ["turma"] } },
+  enrollments: { source: "enrollments", kind: "enrollment", plural: "enrollments", singular: "enrollment", where: [], counted: { entities: ["turmaAluno", "disciplinaProfessor"] } },
+  users: { source: "users", kind: "user", plural: "users", singular: "user", where: [], counted: { entities: ["usuario"] } },
+  students: { source: "users", kind: "user", plural: "users", singular: "user", where: [`src.role = 'student'`], counted: { entities: ["usuario"], role: "aluno" } },
+  teachers: { source: "users", kind: "user", plural: "users", singular: "user", where: [`src.role = 'teacher'`], counted: { entities: ["usuario"], role: "professor" } },
+  demographics: { source: "users", kind: "demographics", plural: "demographics", singular: "demographics", where: [], counted: { entities: ["usuario"] } },
 } as const satisfies Record<string, TCollectionDef>;
 
 export type TCollectionName = keyof typeof COLLECTIONS;
@@ -66,6 +71,11 @@ export interface TRosteringRoute {
   /** Objects the path names that must exist (and be read by the application), checked first: else 404. */
   parents: TParentCheck[];
   scopes: readonly TOneRosterScope[];
+  /**
+   * Set when `where` only narrows the collection to one institution of the path (or to none):
+   * its X-Total-Count can come from the maintained counts (collection.counted).
+   */
+  countIn?: { institution: TPathId | null };
 }
 
 const COLLECTION_NAMES = new Set(Object.keys(COLLECTIONS));
@@ -94,7 +104,7 @@ export function rosteringRoute(segments: readonly string[]): TRosteringRoute {
   const name = first === undefined ? null : collectionNamed(first);
   if (!name || rest.length > 0) throw unknownPath();
   const top = COLLECTIONS[name];
-  if (id === undefined) return { collection: top, single: null, where: [], parents: [], scopes: name === "demographics" ? DEMOGRAPHICS : CORE };
+  if (id === undefined) return { collection: top, single: null, where: [], parents: [], scopes: name === "demographics" ? DEMOGRAPHICS : CORE, countIn: { institution: null } };
   if (id === "") throw unknownPath();
   const self = pathId(name, id);
   if (sub === undefined) return { collection: top, single: self, where: [], parents: [], scopes: name === "demographics" ? DEMOGRAPHICS : CORE };
@@ -105,19 +115,21 @@ export function rosteringRoute(segments: readonly string[]): TRosteringRoute {
     parents,
     scopes: ROSTER,
   });
+  /** A collection of the school in the path: counted at that school. */
+  const ofSchool = (collection: TCollectionName): TRosteringRoute => ({ ...nested(collection, [is("src.inst", self)]), countIn: { institution: self } });
   const route = ((): TRosteringRoute | null => {
     if (name === "schools" && id2 === undefined) {
       switch (sub) {
         case "classes":
-          return nested("classes", [is("src.inst", self)]);
+          return ofSchool("classes");
         case "courses":
-          return nested("courses", [is("src.inst", self)]);
+          return ofSchool("courses");
         case "enrollments":
-          return nested("enrollments", [is("src.inst", self)]);
+          return ofSchool("enrollments");
         case "students":
-          return nested("students", [is("src.inst", self)]);
+          return ofSchool("students");
         case "teachers":
-          return nested("teachers", [is("src.inst", self)]);
+          return ofSchool("teachers");
         case "terms":
           return nested("terms", []);
       }
