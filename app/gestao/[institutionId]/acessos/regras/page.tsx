@@ -87,7 +87,7 @@ export default async function RuleHistoryPage({ params, searchParams }: Props) {
       <AccessLogTabs institutionId={institution.id} current="regras" />
       <p className="text-sm text-slate-600">
         Quem mudou, e quando, o que cada parceiro recebe desta instituição e das unidades abaixo dela: os atributos compartilhados e anonimizados de
-        cada aplicação, os vínculos com edtechs e as formas de entrada com contas da rede, com o estado antes e depois.
+        cada aplicação (e se ela lê pelo OneRoster 1.2), os vínculos com edtechs e as formas de entrada com contas da rede, com o estado antes e depois.
       </p>
       <form method="get" action={basePath} className="flex flex-wrap items-end gap-3" aria-label="Filtrar mudanças">
         <div>
