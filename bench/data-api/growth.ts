@@ -8,7 +8,10 @@
 //
 //   DATABASE_URL=postgresql://postgres:postgres@localhost:5432/postgres npx tsx bench/data-api/growth.ts \
 //     [--sizes 10000,100000,1000000] [--schools 10] [--port 3300] [--samples 40] [--database hub_growth] \
-//     [--plot docs/performance-growth.svg] [--json bench/data-api/growth-results.json]
+//     [--plot docs/performance-growth.svg] [--json bench/data-api/growth-results.json] [--only all|oneroster]
+//
+// The OneRoster 1.2 pages (issue #43) are measured with the Data API's queries; `--only oneroster`
+// measures them alone (no Data API query, no walk) and writes --json/--plot only when given.
 //
 // DATABASE_URL names a server and a database to connect to for administration; the benchmark drops
 // and creates `--database`_<size> there for each size, prepares each (migrations, demo seed), builds
@@ -36,6 +39,9 @@ import { syntheticCpf } from "@/prisma/seed/names";
 import { copyStudents, type TSeedSchool } from "./copy-seed";
 import { httpGetOk, percentile, sampleInTurns } from "./http";
 import { linkDemoApp } from "./load-network";
+import { unenrollStudent } from "@/lib/server/school-data/unenroll-student";
+import { readRostering } from "@/lib/server/oneroster/read-rostering";
+import type { Database as TDatabase } from "@/lib/server/db/database";
 import { runToExit, startServer, walkFeed } from "./serve";
 
 const { values } = parseArgs({
@@ -48,8 +54,10 @@ const { values } = parseArgs({
     batch: { type: "string", default: "2000" },
     plot: { type: "string", default: "docs/performance-growth.svg" },
     json: { type: "string", default: "bench/data-api/growth-results.json" },
+    only: { type: "string", default: "all" },
   },
 });
+const onlyOneRoster = values.only === "oneroster";
 const adminUrl = process.env.DATABASE_URL;
 if (!adminUrl) {
   console.error("usage: DATABASE_URL=postgresql://…/postgres npx tsx bench/data-api/growth.ts [--sizes 10000,100000,1000000]");
@@ -197,6 +205,8 @@ interface TSize {
   view: TFeedView;
   userPartnerId: string;
   median: Awaited<ReturnType<typeof medianEvent>>;
+  /** Just before the last DELTA_CHANGES unenrolments of school 1, written after the seed: a OneRoster delta read's date. */
+  deltaSince: string;
   /** The database's URL, and the port and base URL of the server that serves it. */
   url: string;
   port: string;
@@ -293,6 +303,119 @@ async function measureSizes(sizes: TSize[]): Promise<TQueryResult[][]> {
   return results;
 }
 
+/** Unenrolments written after the seed, the same number at every size: what a OneRoster delta read returns. */
+const DELTA_CHANGES = 200;
+
+/**
+ * DELTA_CHANGES unenrolments of school 1 through the school-data service (each its own
+ * transaction and event), after the seed; returns a moment just before them, for the delta read's
+ * `dateLastModified>` filter.
+ */
+async function changeAfterSeed(pool: pg.Pool, network: TNetwork): Promise<string> {
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  const since = new Date(Date.now() - 500).toISOString();
+  const { rows } = await pool.query<{ id: string }>(
+    `SELECT cs.id FROM "ClassStudent" cs JOIN "Class" c ON c.id = cs."classId" WHERE c."institutionId" = $1 ORDER BY cs.id LIMIT $2`,
+    [network.schools[0]!.id, DELTA_CHANGES],
+  );
+  for (const row of rows) await unenrollStudent({ enrollmentId: row.id });
+  return since;
+}
+
+/** A OneRoster token of demo-app (client credentials) from a size's served hub. */
+async function oneRosterToken(base: string): Promise<string> {
+  const response = await fetch(`${base}/ims/oneroster/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from("demo-app:demo-secret").toString("base64")}` },
+    body: "grant_type=client_credentials",
+  });
+  const body = (await response.json()) as { access_token?: string };
+  if (!response.ok || !body.access_token) throw new Error(`OneRoster token: ${response.status} ${JSON.stringify(body)}`);
+  return body.access_token;
+}
+
+/**
+ * The statements a OneRoster read sends, in order, captured by running the endpoint's own code
+ * in this process against the size's database: "its own SQL", replayed one after the other
+ * (the access log's insert, written off the response path, is left out).
+ */
+async function rosteringStatements(s: TSize, path: string, token: string): Promise<{ sql: string; params: unknown[] }[]> {
+  const captured: { sql: string; params: unknown[] }[] = [];
+  const spy: TDatabase = {
+    ...s.db,
+    sql: {
+      ...s.db.sql,
+      query: (sql, params, options) => {
+        if (!/^\s*INSERT/i.test(sql)) captured.push({ sql, params: params ?? [] });
+        return s.db.sql.query(sql, params, options);
+      },
+    },
+  };
+  setDatabase(spy);
+  try {
+    const url = new URL(path, "http://x/");
+    const answer = await readRostering({ segments: url.pathname.split("/").filter(Boolean), query: url.searchParams, authorization: `Bearer ${token}` });
+    if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+  } finally {
+    setDatabase(s.db);
+  }
+  return captured;
+}
+
+/** The OneRoster pages of issue #43, point 7, at every size in turns: HTTP beside the endpoint's own statements. */
+async function measureOneRoster(sizes: TSize[]): Promise<TQueryResult[][]> {
+  const results: TQueryResult[][] = sizes.map(() => []);
+  const tokens = await Promise.all(sizes.map((s) => oneRosterToken(s.base)));
+  const pagesOf = (s: TSize, classId: string) => [
+    { name: "OneRoster users (network), limit=1000", path: "users?limit=1000", member: "users" },
+    { name: "OneRoster enrollments of school 1, limit=1000", path: `schools/${s.network.schools[0]!.id}/enrollments?limit=1000`, member: "enrollments" },
+    {
+      name: `OneRoster delta: enrollments dateLastModified> (${DELTA_CHANGES} changes)`,
+      path: `enrollments?limit=1000&filter=${encodeURIComponent(`dateLastModified>'${s.deltaSince}'`)}`,
+      member: "enrollments",
+    },
+    { name: "OneRoster students of a class", path: `classes/${classId}/students`, member: "users" },
+  ];
+  // A class of school 1, per size (the first by id).
+  const classOf = await Promise.all(
+    sizes.map(async (s) => (await s.pool.query<{ id: string }>(`SELECT id FROM "Class" WHERE "institutionId" = $1 ORDER BY id LIMIT 1`, [s.network.schools[0]!.id])).rows[0]!.id),
+  );
+  const pages = sizes.map((s, i) => pagesOf(s, classOf[i]!));
+  for (let q = 0; q < pages[0]!.length; q++) {
+    const timers: Record<string, () => Promise<unknown>> = {};
+    const prepared = [];
+    for (const [i, s] of sizes.entries()) {
+      const page = pages[i]![q]!;
+      const target = `${s.base}/ims/oneroster/rostering/v1p2/${page.path}`;
+      const headers = { authorization: `Bearer ${tokens[i]!}` };
+      const check = await httpGetOk(agent, target, "", "gzip, deflate", headers);
+      const records = ((JSON.parse(check.body.toString()) as Record<string, unknown[]>)[page.member] ?? []).length;
+      const statements = await rosteringStatements(s, page.path, tokens[i]!);
+      timers[`http ${i}`] = () => httpGetOk(agent, target, "", "gzip, deflate", headers);
+      timers[`sql ${i}`] = async () => {
+        for (const statement of statements) await s.pool.query(statement.sql, statement.params);
+      };
+      prepared.push({ page, records, statements, total: check.headers["x-total-count"] });
+    }
+    const times = await sampleInTurns(timers, samples, 5);
+    for (const [i, s] of sizes.entries()) {
+      const { page, records, statements, total } = prepared[i]!;
+      let buffers = 0;
+      for (const statement of statements) buffers += (await buffersOf(s.pool, statement.sql, statement.params)).total;
+      results[i]!.push({
+        name: page.name,
+        events: records,
+        http: stats(times[`http ${i}`]!),
+        sql: stats(times[`sql ${i}`]!),
+        buffers: { total: buffers, people: 0 },
+        sqlNote: `${statements.length} statements; X-Total-Count ${String(total)}`,
+      });
+    }
+    log(`${pages[0]![q]!.name}: HTTP p50 ${results.map((r) => r.at(-1)!.http.p50.toFixed(1)).join(" / ")} ms, SQL p50 ${results.map((r) => r.at(-1)!.sql.p50.toFixed(1)).join(" / ")} ms`);
+  }
+  return results;
+}
+
 /** "scan + people" when the statement looks people up, else the total. */
 const bufferCell = (q: TQueryResult) => (q.buffers.total === 0 ? "–" : q.buffers.people ? `${q.buffers.total - q.buffers.people} + ${q.buffers.people}` : String(q.buffers.total));
 
@@ -382,6 +505,7 @@ async function seedSize(admin: pg.Client, students: number, port: number): Promi
   const userPartnerId = (await pairwiseIds({ kind: "application", id: grant!.applicationId })).toPartner(network.schools[0]!.supportTeacherId);
   log(`growing to ${students} students`);
   const seedSeconds = await grow(pool, network, Math.ceil(students / schoolCount), { next: 1_000_000 });
+  const deltaSince = await changeAfterSeed(pool, network);
   const { rows: [facts] } = await pool.query<{ events: string; mb: string }>(
     `SELECT (SELECT sum(n) FROM "EventCount" WHERE "institutionId" = ANY($1::uuid[]))::text AS events, (pg_database_size(current_database()) / 1048576)::text AS mb`,
     [networkIds],
@@ -398,6 +522,7 @@ async function seedSize(admin: pg.Client, students: number, port: number): Promi
     view,
     userPartnerId,
     median,
+    deltaSince,
     url,
     port: String(port),
     base: `http://127.0.0.1:${port}`,
@@ -422,21 +547,24 @@ async function main() {
     // sizes then differ by their data only, not by which ran first or how long a server has run.
     for (const s of built) servers.push(await startServer(s.port, envOf(s.url)));
     log("measuring every size in turns");
-    const queries = await measureSizes(built);
+    const queries = onlyOneRoster ? built.map((): TQueryResult[] => []) : await measureSizes(built);
+    const oneRoster = await measureOneRoster(built);
     const loadAverage = os.loadavg()[0]!;
     const steps: TStep[] = [];
     for (const [i, s] of built.entries()) {
-      const walk = await walkFeed({ agent, url: `${s.base}/manager/v1/data/${s.network.id}`, apiKey: KEY, pid: servers[i]!.pid! });
-      if (walk.events !== s.facts.events) throw new Error(`the full walk returned ${walk.events} events of ${s.facts.events}`);
-      log(`${s.students} students, walk: ${Math.round(walk.eventsPerSecond)} events/s, RSS ${walk.idleRssMb.toFixed(0)} idle / ${walk.peakRssMb.toFixed(0)} MB peak`);
-      const step: TStep = { ...s.facts, students: s.students, loadAverage, queries: queries[i]!, walk };
+      const walk = onlyOneRoster
+        ? { status: 0, bytes: 0, events: 0, seconds: 0, eventsPerSecond: 0, idleRssMb: 0, peakRssMb: 0 }
+        : await walkFeed({ agent, url: `${s.base}/manager/v1/data/${s.network.id}`, apiKey: KEY, pid: servers[i]!.pid! });
+      if (!onlyOneRoster && walk.events !== s.facts.events) throw new Error(`the full walk returned ${walk.events} events of ${s.facts.events}`);
+      if (!onlyOneRoster) log(`${s.students} students, walk: ${Math.round(walk.eventsPerSecond)} events/s, RSS ${walk.idleRssMb.toFixed(0)} idle / ${walk.peakRssMb.toFixed(0)} MB peak`);
+      const step: TStep = { ...s.facts, students: s.students, loadAverage, queries: [...queries[i]!, ...oneRoster[i]!], walk };
       steps.push(step);
       console.log(`\n${stepTable(step)}\n`);
     }
-    writeFileSync(values.json!, `${JSON.stringify(steps, null, 2)}\n`);
     console.log(`\n${growthTable(steps)}\n`);
-    writeFileSync(values.plot!, plot(steps));
-    log(`wrote ${values.json} and ${values.plot}`);
+    if (!onlyOneRoster || process.argv.includes("--json")) writeFileSync(values.json!, `${JSON.stringify(steps, null, 2)}\n`);
+    if (!onlyOneRoster || process.argv.includes("--plot")) writeFileSync(values.plot!, plot(steps));
+    log(onlyOneRoster ? "OneRoster only: results printed above" : `wrote ${values.json} and ${values.plot}`);
     // Kept for bench/data-api/first-page.ts and EXPLAIN; at a million students they are gigabytes.
     const names = built.map((s) => new URL(s.url).pathname.slice(1));
     const mb = built.reduce((sum, s) => sum + s.facts.databaseMb, 0);

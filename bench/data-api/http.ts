@@ -11,16 +11,22 @@ export type TAcceptEncoding = "gzip, deflate" | "identity";
  * Node's fetch would cost the client about 2 ms more per 360 KB page (its decompression runs
  * through web streams), which is the client's time, not the hub's (docs/performance.md).
  */
-export function httpGet(agent: Agent, target: string, apiKey: string, acceptEncoding: TAcceptEncoding): Promise<{ status: number; encoding: string | undefined; body: Buffer }> {
+export function httpGet(
+  agent: Agent,
+  target: string,
+  apiKey: string,
+  acceptEncoding: TAcceptEncoding,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; encoding: string | undefined; body: Buffer; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
-    request(target, { agent, headers: { "x-api-key": apiKey, "accept-encoding": acceptEncoding } }, (res) => {
+    request(target, { agent, headers: { ...(apiKey ? { "x-api-key": apiKey } : {}), "accept-encoding": acceptEncoding, ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("error", reject);
       res.on("end", () => {
         const encoding = res.headers["content-encoding"];
         const raw = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, encoding, body: encoding === "gzip" ? gunzipSync(raw) : raw });
+        resolve({ status: res.statusCode ?? 0, encoding, body: encoding === "gzip" ? gunzipSync(raw) : raw, headers: res.headers });
       });
     })
       .on("error", reject)
@@ -29,8 +35,8 @@ export function httpGet(agent: Agent, target: string, apiKey: string, acceptEnco
 }
 
 /** httpGet that insists on a 200: anything else throws, naming the target and the start of the body. */
-export async function httpGetOk(agent: Agent, target: string, apiKey: string, acceptEncoding: TAcceptEncoding): Promise<{ status: number; encoding: string | undefined; body: Buffer }> {
-  const response = await httpGet(agent, target, apiKey, acceptEncoding);
+export async function httpGetOk(agent: Agent, target: string, apiKey: string, acceptEncoding: TAcceptEncoding, headers: Record<string, string> = {}) {
+  const response = await httpGet(agent, target, apiKey, acceptEncoding, headers);
   if (response.status !== 200) throw new Error(`${target} answered ${response.status}: ${response.body.toString().slice(0, 300)}`);
   return response;
 }

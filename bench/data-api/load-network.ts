@@ -20,15 +20,15 @@ export async function loadNetwork(pool: pg.Pool): Promise<TLoadNetwork> {
 
 /**
  * Links demo-app (the demo seed's application, key `demo-api-key`) to `networkId` and gives it
- * access there; its feed starts at that grant (ApplicationAccess.grantedTxid, decision 016).
+ * access there, OneRoster included; its feed starts at that grant (ApplicationAccess.grantedTxid, decision 016).
  */
 export async function linkDemoApp(pool: pg.Pool, networkId: string): Promise<void> {
   const { rows: [app] } = await pool.query<{ id: string; edtechId: string }>(`SELECT a.id, a."edtechId" FROM "OAuthApplication" a WHERE a."clientId" = 'demo-app'`);
   if (!app) throw new Error("demo-app not found: the bench database needs the demo seed (npm start's prepare step).");
   await pool.query(`INSERT INTO "EdtechLink" (id, "institutionId", "edtechId") VALUES (gen_random_uuid(), $1, $2) ON CONFLICT DO NOTHING`, [networkId, app.edtechId]);
   await pool.query(
-    `INSERT INTO "ApplicationAccess" (id, "institutionId", "applicationId", "allowedAttributes", "anonymizedAttributes", "updatedAt")
-     VALUES (gen_random_uuid(), $1, $2, ARRAY['nome_usuario','idade','email_usuario'], ARRAY['email_usuario'], now()) ON CONFLICT DO NOTHING`,
+    `INSERT INTO "ApplicationAccess" (id, "institutionId", "applicationId", "allowedAttributes", "anonymizedAttributes", "oneRoster", "updatedAt")
+     VALUES (gen_random_uuid(), $1, $2, ARRAY['nome_usuario','idade','email_usuario'], ARRAY['email_usuario'], true, now()) ON CONFLICT DO NOTHING`,
     [networkId, app.id],
   );
 }

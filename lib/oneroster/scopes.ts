@@ -3,9 +3,10 @@
 //
 // Source: OneRoster 1.2 Rostering Service REST/JSON binding (1EdTech, 2022), §"Scopes" and the
 // OpenAPI document's securitySchemes.OAuth2CC.flows.clientCredentials.scopes. Rostering has three
-// read scopes; the binding gives each endpoint the scopes that may read it (an endpoint of the
-// core set accepts roster-core.readonly or roster.readonly; demographics accepts
-// roster-demographics.readonly or roster.readonly).
+// read scopes; the binding gives each endpoint the scopes that may read it: the core collections
+// and their single objects accept roster-core.readonly or roster.readonly, the nested collections
+// roster.readonly only, and demographics roster-demographics.readonly only (the OpenAPI's
+// `security` of each operation; lib/server/oneroster/rostering-routes.ts).
 import { OAuthError } from "@/lib/oauth/errors";
 
 const PREFIX = "https://purl.imsglobal.org/spec/or/v1p2/scope/";
@@ -14,7 +15,7 @@ const PREFIX = "https://purl.imsglobal.org/spec/or/v1p2/scope/";
 export const ONEROSTER_SCOPES = {
   /** The core rostering collections: orgs, schools, academic sessions, classes, courses, users, enrollments. */
   rosterCore: `${PREFIX}roster-core.readonly`,
-  /** Every rostering collection, demographics included. */
+  /** Every rostering read, the nested collections included; demographics excluded ("all of the read operations (excluding demographics)"). */
   roster: `${PREFIX}roster.readonly`,
   /** The demographics collection. */
   rosterDemographics: `${PREFIX}roster-demographics.readonly`,
