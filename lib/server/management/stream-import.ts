@@ -14,12 +14,17 @@ export type TImportMessage = ({ type: "progress" } & TImportProgress) | ({ type:
  * `error` line (the transaction has rolled back: nothing was imported).
  */
 export function streamImport(options: { scope: TManagerScope; institutionId: string; kind: TImportKind; csv: string; dryRun: boolean }): ReadableStream<Uint8Array> {
+  return streamImportRun((onProgress) => runImport({ ...options, onProgress }));
+}
+
+/** Any import (a CSV kind, a OneRoster zip) as the same NDJSON stream. */
+export function streamImportRun(run: (onProgress: (progress: TImportProgress) => void) => Promise<TImportResult>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   return new ReadableStream({
     async start(controller) {
       const send = (message: TImportMessage) => controller.enqueue(encoder.encode(`${JSON.stringify(message)}\n`));
       try {
-        const result = await runImport({ ...options, onProgress: (p) => send({ type: "progress", ...p }) });
+        const result = await run((p) => send({ type: "progress", ...p }));
         send({ type: "result", ...result });
       } catch (error) {
         const appError = toAppError(error);

@@ -6,6 +6,8 @@ import { requireInReach } from "./require-in-reach";
 import type { TManagerScope } from "./resolve-manager-scope";
 
 export interface TRowError {
+  /** The file of a multi-file import (OneRoster: "users.csv"); absent for a single CSV. */
+  file?: string;
   line: number;
   messages: string[];
 }

@@ -1,0 +1,35 @@
+// GET /ims/oneroster/csv/v1p2/export: what an application may read through OneRoster, as the 1.2
+// CSV binding's bulk zip. Authorised exactly as the REST binding (verify-bearer.ts): the core
+// files need roster.readonly or roster-core.readonly; demographics.csv is in the zip only when the
+// token also reads demographics. Errors are the binding's status payload with its challenge.
+import { ONEROSTER_SCOPES } from "@/lib/oneroster/scopes";
+import { asOneRosterError, OneRosterError, statusPayload } from "@/lib/oneroster/status";
+import { log } from "@/lib/server/log.mjs";
+import { openRosteringExport } from "./export-rostering";
+import { rosteringZipStream, zipFileName } from "./rostering-zip";
+import { bearerChallenge, requireScope, verifyOneRosterBearer } from "./verify-bearer";
+
+export async function respondCsvExport(authorization: string | null): Promise<Response> {
+  try {
+    const client = await verifyOneRosterBearer(authorization);
+    requireScope(client, [ONEROSTER_SCOPES.roster, ONEROSTER_SCOPES.rosterCore]);
+    const demographics = client.scopes.has(ONEROSTER_SCOPES.roster) || client.scopes.has(ONEROSTER_SCOPES.rosterDemographics);
+    const source = await openRosteringExport({ kind: "application", applicationId: client.applicationId, edtechId: client.edtechId });
+    const body = rosteringZipStream(source, { demographics, onError: (error) => log().error({ err: error }, "OneRoster CSV export failed") });
+    return new Response(body, {
+      headers: {
+        "Content-Type": "application/zip",
+        "Content-Disposition": `attachment; filename="${zipFileName(client.clientId)}"`,
+        "Cache-Control": "no-store",
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof OneRosterError)) log().error({ err: error }, "OneRoster CSV export failed");
+    const refusal = asOneRosterError(error);
+    const challenge = bearerChallenge(refusal);
+    return Response.json(statusPayload(refusal), {
+      status: refusal.httpStatus,
+      headers: { "Cache-Control": "no-store", ...(challenge ? { "WWW-Authenticate": challenge } : {}) },
+    });
+  }
+}
