@@ -579,9 +579,14 @@ class ImportRun {
   private readonly profileDeletes = new Set<string>();
   private readonly coveredProfiles = new Set<string>();
 
+  private readonly lineOf = new Map<TCsvFile, Map<string, number>>();
+
+  /** Whether the row of `file` with this sourcedId was refused (its dependants then say nothing more). */
   private errorsFor(file: TCsvFile, sourcedId: string): boolean {
-    const row = this.rows(file).find((r) => r.cells.sourcedId === sourcedId);
-    return row ? this.errors.has(`${file}:${row.line}`) : false;
+    let lines = this.lineOf.get(file);
+    if (!lines) this.lineOf.set(file, (lines = new Map(this.rows(file).map((r) => [r.cells.sourcedId ?? "", r.line]))));
+    const line = lines.get(sourcedId);
+    return line !== undefined && this.errors.has(`${file}:${line}`);
   }
 
   /** A user the file or the subtree names: the file's row, a Hub profile, or a mapped person. */
@@ -657,8 +662,9 @@ class ImportRun {
       const cls = this.classOf(e.classSourcedId);
       const user = this.userOf(e.userSourcedId);
       let ok = true;
-      if (!cls) ok = this.bad("enrollments", line, "classSourcedId", `turma ${e.classSourcedId} não está em classes.csv nem nesta rede`);
-      if (!user) ok = this.bad("enrollments", line, "userSourcedId", `usuário ${e.userSourcedId} não está em users.csv nem nesta rede`);
+      // A class or user whose own row failed is reported there, once, not again on each of its enrollments.
+      if (!cls) ok = this.errorsFor("classes", e.classSourcedId) ? false : this.bad("enrollments", line, "classSourcedId", `turma ${e.classSourcedId} não está em classes.csv nem nesta rede`);
+      if (!user) ok = this.errorsFor("users", e.userSourcedId) ? false : this.bad("enrollments", line, "userSourcedId", `usuário ${e.userSourcedId} não está em users.csv nem nesta rede`);
       if (e.role !== "student" && e.role !== "teacher") {
         this.fail("enrollments", line, "role", `o Hub só matricula alunos (student) e atribui professores (teacher) a turmas; "${e.role}" não é aceito`);
         continue;
