@@ -8,7 +8,7 @@ type Phase =
   | { step: "idle" }
   | { step: "working"; label: string; done: number; total: number }
   | { step: "checked"; total: number }
-  | { step: "invalid"; total: number; fileErrors: string[]; rowErrors: { line: number; messages: string[] }[] }
+  | { step: "invalid"; total: number; fileErrors: string[]; rowErrors: { file?: string; line: number; messages: string[] }[] }
   | { step: "imported"; imported: number }
   | { step: "failed"; message: string };
 
@@ -35,9 +35,13 @@ async function readLines(response: Response, onMessage: (m: TImportMessage) => v
  * CSV import in two steps: "Verificar" checks the whole file (nothing is written) and lists every
  * bad row; "Importar" writes everything in one transaction with a progress bar.
  */
-export function ImportRunner(props: { institutionId: string; kinds: { kind: TImportKind; label: string; columns: TImportColumn[] }[] }) {
+/** A spreadsheet kind, or a OneRoster 1.2 CSV zip (several files, a manifest: no column list of its own). */
+type TRunnerKind = TImportKind | "oneroster";
+
+export function ImportRunner(props: { institutionId: string; kinds: { kind: TRunnerKind; label: string; columns: TImportColumn[] }[] }) {
   const id = useId();
-  const [kind, setKind] = useState<TImportKind>(props.kinds[0]!.kind);
+  const [kind, setKind] = useState<TRunnerKind>(props.kinds[0]!.kind);
+  const zip = kind === "oneroster";
   const [file, setFile] = useState<File | null>(null);
   const [phase, setPhase] = useState<Phase>({ step: "idle" });
   const fileInput = useRef<HTMLInputElement>(null);
@@ -46,16 +50,16 @@ export function ImportRunner(props: { institutionId: string; kinds: { kind: TImp
 
   async function send(validateOnly: boolean) {
     if (!file) {
-      setPhase({ step: "failed", message: "Escolha um arquivo CSV." });
+      setPhase({ step: "failed", message: zip ? "Escolha o arquivo .zip do OneRoster." : "Escolha um arquivo CSV." });
       return;
     }
     setPhase({ step: "working", label: "Lendo o arquivo", done: 0, total: 0 });
     try {
-      const csv = await file.text();
+      const body = zip ? file : await file.text();
       const response = await fetch(`/gestao/${props.institutionId}/importar/executar?tipo=${kind}${validateOnly ? "&validar=1" : ""}`, {
         method: "POST",
-        headers: { "Content-Type": "text/csv; charset=utf-8" },
-        body: csv,
+        headers: { "Content-Type": zip ? "application/zip" : "text/csv; charset=utf-8" },
+        body,
       });
       if (!response.ok) {
         const body = (await response.json().catch(() => ({}))) as { message?: string };
@@ -84,7 +88,7 @@ export function ImportRunner(props: { institutionId: string; kinds: { kind: TImp
             value={kind}
             disabled={busy}
             onChange={(e) => {
-              setKind(e.target.value as TImportKind);
+              setKind(e.target.value as TRunnerKind);
               setPhase({ step: "idle" });
             }}
             className={inputClass}
@@ -95,12 +99,12 @@ export function ImportRunner(props: { institutionId: string; kinds: { kind: TImp
           </select>
         </div>
         <div>
-          <label htmlFor={`${id}-file`} className="mb-1 block text-sm font-medium">Arquivo CSV</label>
+          <label htmlFor={`${id}-file`} className="mb-1 block text-sm font-medium">{zip ? "Arquivo ZIP" : "Arquivo CSV"}</label>
           <input
             ref={fileInput}
             id={`${id}-file`}
             type="file"
-            accept=".csv,text/csv,text/plain"
+            accept={zip ? ".zip,application/zip" : ".csv,text/csv,text/plain"}
             disabled={busy}
             onChange={(e) => {
               setFile(e.target.files?.[0] ?? null);
@@ -111,6 +115,18 @@ export function ImportRunner(props: { institutionId: string; kinds: { kind: TImp
         </div>
       </div>
 
+      {zip ? (
+        <details className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">
+          <summary className="cursor-pointer font-medium">Arquivos do pacote OneRoster 1.2</summary>
+          <p className="mt-2">
+            Um .zip com <code className="font-mono">manifest.csv</code> e os arquivos <code className="font-mono">orgs</code>,{" "}
+            <code className="font-mono">academicSessions</code>, <code className="font-mono">courses</code>, <code className="font-mono">classes</code>,{" "}
+            <code className="font-mono">users</code>, <code className="font-mono">roles</code>, <code className="font-mono">enrollments</code> e{" "}
+            <code className="font-mono">demographics</code> (.csv) no formato OneRoster 1.2. O manifesto diz, por arquivo, se ele é completo (bulk: o que
+            faltar é excluído) ou só de mudanças (delta). As instituições precisam já existir no Hub.
+          </p>
+        </details>
+      ) : (
       <details className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">
         <summary className="cursor-pointer font-medium">Colunas do arquivo ({spec.columns.filter((c) => c.required).length} obrigatórias)</summary>
         <ul className="mt-2 space-y-1">
@@ -124,6 +140,7 @@ export function ImportRunner(props: { institutionId: string; kinds: { kind: TImp
         <p className="mt-2 text-slate-600">Separador ponto e vírgula ou vírgula, codificação UTF-8, primeira linha com os nomes das colunas.</p>
         <a href={template} download={`modelo-${kind}.csv`} className="mt-2 inline-block font-medium text-brand-700 hover:underline">Baixar modelo</a>
       </details>
+      )}
 
       <div className="flex flex-wrap gap-3">
         <button type="button" className={secondaryButton} disabled={busy || !file} onClick={() => send(true)}>Verificar arquivo</button>
@@ -172,14 +189,14 @@ export function ImportRunner(props: { institutionId: string; kinds: { kind: TImp
                   <caption className="sr-only">Linhas com problemas</caption>
                   <thead className="sticky top-0 bg-red-100 text-xs uppercase">
                     <tr>
-                      <th scope="col" className="px-3 py-2">Linha</th>
+                      <th scope="col" className="px-3 py-2">{phase.rowErrors.some((r) => r.file) ? "Arquivo e linha" : "Linha"}</th>
                       <th scope="col" className="px-3 py-2">Problemas</th>
                     </tr>
                   </thead>
                   <tbody className="divide-y divide-red-100">
                     {phase.rowErrors.map((r) => (
-                      <tr key={r.line}>
-                        <td className="px-3 py-2 font-mono">{r.line}</td>
+                      <tr key={`${r.file ?? ""}:${r.line}`}>
+                        <td className="px-3 py-2 font-mono">{r.file ? `${r.file}, linha ${r.line}` : r.line}</td>
                         <td className="px-3 py-2">{r.messages.join("; ")}</td>
                       </tr>
                     ))}

@@ -128,7 +128,7 @@ describe("GET /ims/oneroster/csv/v1p2/export", () => {
     expect(julia.sourcedId).not.toBe(s.student.id);
     expect(users.flatMap((u) => [u.sourcedId, u.userMasterIdentifier])).not.toContain(s.student.id);
     // The guardian is an agent of the student, by its pairwise id.
-    expect(julia.agentSourcedIds.split(",").every((id) => users.some((u) => u.sourcedId === id))).toBe(true);
+    expect(julia.agentSourcedIds!.split(",").every((id) => users.some((u) => u.sourcedId === id))).toBe(true);
     const roles = files.get("roles.csv")!.rows;
     expect(roles.find((r) => r.userSourcedId === julia.sourcedId)).toMatchObject({ role: "student", roleType: "primary", orgSourcedId: s.schoolId });
     const restEnrollments = (await readRostering({ segments: ["enrollments"], query: new URLSearchParams("limit=1000"), authorization: `Bearer ${token}` })).body as { enrollments: { sourcedId: string; user: { sourcedId: string } }[] };

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { ImportRunner } from "@/components/management/import-runner";
-import { card, sectionTitle } from "@/components/management/styles";
+import { card, secondaryButton, sectionTitle } from "@/components/management/styles";
+import { ONEROSTER_IMPORT_KIND } from "@/lib/server/management/oneroster-import/import-oneroster";
 import { requireManagerSection } from "@/lib/server/management/require-manager-page";
 import { IMPORT_COLUMNS, IMPORT_KINDS, IMPORT_KIND_LABEL, IMPORT_MAX_ROWS } from "@/lib/validations/management";
 
@@ -18,7 +19,23 @@ export default async function ImportPage({ params }: Props) {
         aparecem com o motivo. Até {IMPORT_MAX_ROWS.toLocaleString("pt-BR")} linhas por arquivo. Importe na ordem: períodos, disciplinas, turmas,
         pessoas e, por fim, matrículas, professores e responsáveis.
       </p>
-      <ImportRunner institutionId={institution.id} kinds={IMPORT_KINDS.map((kind) => ({ kind, label: IMPORT_KIND_LABEL[kind], columns: IMPORT_COLUMNS[kind] }))} />
+      <ImportRunner
+        institutionId={institution.id}
+        kinds={[
+          ...IMPORT_KINDS.map((kind) => ({ kind, label: IMPORT_KIND_LABEL[kind], columns: IMPORT_COLUMNS[kind] })),
+          { kind: ONEROSTER_IMPORT_KIND, label: "OneRoster 1.2 (zip)", columns: [] },
+        ]}
+      />
+      <div className="mt-8 border-t border-slate-200 pt-5">
+        <h3 className="font-semibold">OneRoster 1.2</h3>
+        <p className="mt-1 text-sm text-slate-600">
+          Baixe os dados desta instituição e das que estão abaixo dela no formato CSV do OneRoster 1.2, com os identificadores do Hub. Importar esse
+          mesmo arquivo não muda nada; edite-o numa planilha e importe-o de volta para fazer mudanças em massa.
+        </p>
+        <a href={`/gestao/${institution.id}/importar/oneroster`} download className={`${secondaryButton} mt-3 inline-block`}>
+          Exportar OneRoster 1.2 (zip)
+        </a>
+      </div>
     </section>
   );
 }

@@ -292,7 +292,7 @@ class ImportRun {
   private touchPeriod(institutionId: string, sessionId: string): TPlannedPeriod {
     const s = this.sessions.get(sessionId)!;
     const key = `${institutionId}|${s.code}`;
-    let period = this.periodsByKey.get(key);
+    const period = this.periodsByKey.get(key);
     if (!period) {
       const planned: TPlannedPeriod = { ref: { pending: () => "" }, institutionId, code: s.code, name: s.title, startsOn: s.startsOn, endsOn: s.endsOn, create: true };
       let created = "";
