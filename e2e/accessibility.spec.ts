@@ -64,4 +64,13 @@ test.describe("at 390 px wide", () => {
     const network = await page.getByRole("list", { name: "Instituições sob sua gestão" }).getByRole("link", { name: "Rede Municipal de Vila Esperança", exact: true }).getAttribute("href");
     for (const section of ["", "/pessoas", "/turmas", "/uso", "/resumo", "/acessos"]) await noSidewaysScroll(page, `${network}${section}`);
   });
+
+  test("the public API reference and the developer's application page (OneRoster card) fit", async ({ page }) => {
+    await noSidewaysScroll(page, "/docs/data-api");
+    await signIn(page, "dev@edtech.demo");
+    await page.goto("/desenvolvedor");
+    const application = await page.getByRole("link", { name: "Aplicativo de Demonstração" }).first().getAttribute("href");
+    await noSidewaysScroll(page, application!);
+    await expect(page.getByRole("heading", { name: "OneRoster 1.2" })).toBeVisible();
+  });
 });

@@ -33,32 +33,32 @@ export default function DataApiReferencePage() {
       </header>
       {Object.entries(doc.paths).flatMap(([path, methods]) =>
         Object.entries(methods).map(([method, op]) => (
-          <section key={`${method} ${path}`} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-            <h2 className="font-mono text-lg font-semibold">
+          <section key={`${method} ${path}`} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+            <h2 className="break-all font-mono text-lg font-semibold">
               <span className="mr-2 rounded bg-brand-100 px-2 py-0.5 text-brand-900">{method.toUpperCase()}</span>
               {path}
             </h2>
             {op.summary && <p className="mt-1 font-medium">{op.summary}</p>}
             {op.description && <p className="mt-2 whitespace-pre-line text-sm text-slate-600">{op.description}</p>}
             <h3 className="mt-5 font-semibold">Parâmetros</h3>
-            <table className="mt-2 w-full text-left text-sm">
-              <thead className="text-slate-500">
-                <tr><th className="py-1 pr-3">Nome</th><th className="pr-3">Onde</th><th className="pr-3">Obrigatório</th><th>Descrição</th></tr>
-              </thead>
-              <tbody>
-                {(op.parameters ?? []).map((p) => (
-                  <tr key={p.name} className="border-t border-slate-100 align-top">
-                    <td className="py-1.5 pr-3 font-mono">{p.name}</td>
-                    <td className="pr-3">{p.in}</td>
-                    <td className="pr-3">{p.required ? "sim" : "não"}</td>
-                    <td>
-                      {p.description}
-                      {p.example !== undefined && <span className="block font-mono text-xs text-slate-500">ex.: {String(p.example)}</span>}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            {/* One block per parameter, name and facts above the description: a four-column table
+                needed 491 px and scrolled sideways on a 390 px phone. */}
+            <dl className="mt-2 divide-y divide-slate-100 text-sm">
+              {(op.parameters ?? []).map((p) => (
+                <div key={p.name} className="py-2 sm:grid sm:grid-cols-[12rem_1fr] sm:gap-4">
+                  <dt>
+                    <span className="break-all font-mono font-semibold">{p.name}</span>
+                    <span className="block text-xs text-slate-500">
+                      {p.in} · {p.required ? "obrigatório" : "opcional"}
+                    </span>
+                  </dt>
+                  <dd className="mt-1 sm:mt-0">
+                    {p.description}
+                    {p.example !== undefined && <span className="block break-all font-mono text-xs text-slate-500">ex.: {String(p.example)}</span>}
+                  </dd>
+                </div>
+              ))}
+            </dl>
             <h3 className="mt-5 font-semibold">Respostas</h3>
             <ul className="mt-2 space-y-1 text-sm">
               {Object.entries(op.responses).map(([status, r]) => (
