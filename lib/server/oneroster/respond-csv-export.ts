@@ -13,7 +13,8 @@ export async function respondCsvExport(authorization: string | null): Promise<Re
   try {
     const client = await verifyOneRosterBearer(authorization);
     requireScope(client, [ONEROSTER_SCOPES.roster, ONEROSTER_SCOPES.rosterCore]);
-    const demographics = client.scopes.has(ONEROSTER_SCOPES.roster) || client.scopes.has(ONEROSTER_SCOPES.rosterDemographics);
+    // As the REST binding's demographics endpoint: roster.readonly is "all of the read operations (excluding demographics)".
+    const demographics = client.scopes.has(ONEROSTER_SCOPES.rosterDemographics);
     const source = await openRosteringExport({ kind: "application", applicationId: client.applicationId, edtechId: client.edtechId });
     const body = rosteringZipStream(source, { demographics, onError: (error) => log().error({ err: error }, "OneRoster CSV export failed") });
     return new Response(body, {

@@ -137,8 +137,8 @@ describe("GET /ims/oneroster/csv/v1p2/export", () => {
     expect(enrollments.find((e) => e.role === "teacher")!["metadata.hub.disciplina"]).toBe("Matemática");
   });
 
-  it("a core-only token gets no demographics.csv", async () => {
-    const files = tables(new Uint8Array(await (await download(await tokenFor(`${SCOPE}roster-core.readonly`))).arrayBuffer()));
+  it("a token without roster-demographics.readonly (roster.readonly excludes demographics) gets no demographics.csv", async () => {
+    const files = tables(new Uint8Array(await (await download(await tokenFor(`${SCOPE}roster.readonly`))).arrayBuffer()));
     expect(files.has("demographics.csv")).toBe(false);
     expect(new Map(files.get("manifest.csv")!.rows.map((r) => [r.propertyName, r.value])).get("file.demographics")).toBe("absent");
   });
