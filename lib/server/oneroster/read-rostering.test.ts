@@ -17,6 +17,7 @@ import { unenrollStudent } from "@/lib/server/school-data/unenroll-student";
 import { setupTestDatabase } from "@/test/database";
 import { createSchool, type TSchool } from "@/test/fixtures/launch";
 import { createTestApp, TEST_ISSUER, type TTestApp } from "@/test/fixtures/oauth";
+import { prng } from "@/test/fuzz/cases";
 import { readRostering } from "./read-rostering";
 
 setupTestDatabase();
@@ -297,4 +298,34 @@ describe("the access log", () => {
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.some((r) => (r.filters as Record<string, string>).path === `/schools/${s.schoolId}/students` && r.attributes.includes("nome_usuario"))).toBe(true);
   });
+});
+
+describe("malformed queries never reach a 5xx", () => {
+  // Seeded, so a failure replays: HUB_TEST_SEED picks another run.
+  const seed = Number(process.env.HUB_TEST_SEED ?? 43);
+  const fields = ["sourcedId", "status", "dateLastModified", "givenName", "familyName", "email", "roles.role", "role", "title", "startDate", "enabledUser", "user.sourcedId", "school.sourcedId", "type", "__proto__", "constructor", "x".repeat(80)];
+  const operators = ["=", "!=", ">", ">=", "<", "<=", "~", "==", "<>", ""];
+  const values = ["'a'", "'2026-01-01'", "'2026-13-45'", "'2026-01-01T00:00:00Z'", "'true'", "'student'", "''", "'%'", "'_'", "'\\'", "'\u0000'", "'", "a", "'a' OR '1'='1'", "'🎒'", "'" + "x".repeat(300) + "'"];
+  const paths = ["users", "students", "teachers", "classes", "courses", "enrollments", "orgs", "schools", "academicSessions", "demographics", "terms", "schools/x/classes", "classes/%00/students", "users/'/classes", "schools/ /classes/ /enrollments"];
+
+  it(`300 random reads (seed ${seed}) answer below 500 with the status payload when refused`, async () => {
+    const r = prng(seed);
+    const pick = <T>(items: readonly T[]) => items[Math.floor(r() * items.length)]!;
+    for (let i = 0; i < 300; i++) {
+      const query = new URLSearchParams();
+      if (r() < 0.7) {
+        const predicates = Array.from({ length: 1 + Math.floor(r() * 3) }, () => `${pick(fields)}${pick(operators)}${pick(values)}`);
+        query.set("filter", predicates.join(pick([" AND ", " OR ", " and ", ",", " "])));
+      }
+      if (r() < 0.3) query.set("sort", pick(fields));
+      if (r() < 0.2) query.set("orderBy", pick(["asc", "desc", "DESC", ""]));
+      if (r() < 0.3) query.set("fields", pick(fields));
+      if (r() < 0.3) query.set("limit", pick(["0", "1", "1000", "1001", "-1", "1e3", "abc", "99999999999"]));
+      if (r() < 0.3) query.set("offset", pick(["0", "5", "-1", "2147483648", "x"]));
+      const path = `${pick(paths)}?${query}`;
+      const answer = await get(a.token, path);
+      expect(answer.status, `${path}: ${JSON.stringify(answer.body).slice(0, 300)}`).toBeLessThan(500);
+      if (answer.status >= 400) expect(answer.body, path).toMatchObject({ imsx_codeMajor: "failure", imsx_severity: "error" });
+    }
+  }, 120_000);
 });

@@ -84,7 +84,22 @@ function collectionNamed(name: string): TCollectionName | null {
   return COLLECTION_NAMES.has(name) ? (name as TCollectionName) : null;
 }
 
-const pathId = (collection: TCollectionName, value: string): TPathId => ({ value, person: PERSON_COLLECTIONS.has(collection) });
+/** Half of a UTF-16 surrogate pair without its other half: not text PostgreSQL can hold. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The longest id the path may carry: the Hub's are UUIDs (36). */
+const MAX_ID_LENGTH = 200;
+
+/**
+ * An id of the path, or a 404 for one that can name nothing: too long, with a control character
+ * (PostgreSQL refuses NUL in text) or not well-formed Unicode.
+ */
+function pathId(collection: TCollectionName, value: string): TPathId {
+  if (value.length === 0 || value.length > MAX_ID_LENGTH || /[\u0000-\u001f\u007f]/.test(value) || LONE_SURROGATE.test(value)) {
+    throw new OneRosterError("unknownobject", "Unknown Object: no such identifier.");
+  }
+  return { value, person: PERSON_COLLECTIONS.has(collection) };
+}
 const is = (column: string, id: TPathId): TCondition => (bind) => `${column} = ${bind(id)}`;
 
 /** The users of a class with `role` (its live enrollments). */
@@ -105,7 +120,6 @@ export function rosteringRoute(segments: readonly string[]): TRosteringRoute {
   if (!name || rest.length > 0) throw unknownPath();
   const top = COLLECTIONS[name];
   if (id === undefined) return { collection: top, single: null, where: [], parents: [], scopes: name === "demographics" ? DEMOGRAPHICS : CORE, countIn: { institution: null } };
-  if (id === "") throw unknownPath();
   const self = pathId(name, id);
   if (sub === undefined) return { collection: top, single: self, where: [], parents: [], scopes: name === "demographics" ? DEMOGRAPHICS : CORE };
   const nested = (collection: TCollectionName, where: TCondition[], parents: TParentCheck[] = [{ collection: name, id: self }]): TRosteringRoute => ({
@@ -135,7 +149,7 @@ export function rosteringRoute(segments: readonly string[]): TRosteringRoute {
       }
       return null;
     }
-    if (name === "schools" && sub === "classes" && id2 !== undefined && id2 !== "") {
+    if (name === "schools" && sub === "classes" && id2 !== undefined) {
       const classId = pathId("classes", id2);
       const parents: TParentCheck[] = [{ collection: "schools", id: self }, { collection: "classes", id: classId, where: [is("src.inst", self)] }];
       switch (sub2) {
