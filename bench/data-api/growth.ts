@@ -12,6 +12,7 @@
 //
 // The OneRoster 1.2 pages (issue #43) are measured with the Data API's queries; `--only oneroster`
 // measures them alone (no Data API query, no walk) and writes --json/--plot only when given.
+// `--reuse` measures the databases an earlier run kept (migrated again, not seeded again).
 //
 // DATABASE_URL names a server and a database to connect to for administration; the benchmark drops
 // and creates `--database`_<size> there for each size, prepares each (migrations, demo seed), builds
@@ -40,7 +41,8 @@ import { copyStudents, type TSeedSchool } from "./copy-seed";
 import { httpGetOk, percentile, sampleInTurns } from "./http";
 import { linkDemoApp } from "./load-network";
 import { unenrollStudent } from "@/lib/server/school-data/unenroll-student";
-import { readRostering } from "@/lib/server/oneroster/read-rostering";
+import { readRosteringAs } from "@/lib/server/oneroster/read-rostering";
+import { ALL_ONEROSTER_SCOPES } from "@/lib/oneroster/scopes";
 import type { Database as TDatabase } from "@/lib/server/db/database";
 import { runToExit, startServer, walkFeed } from "./serve";
 
@@ -55,6 +57,7 @@ const { values } = parseArgs({
     plot: { type: "string", default: "docs/performance-growth.svg" },
     json: { type: "string", default: "bench/data-api/growth-results.json" },
     only: { type: "string", default: "all" },
+    reuse: { type: "boolean", default: false },
   },
 });
 const onlyOneRoster = values.only === "oneroster";
@@ -336,10 +339,11 @@ async function oneRosterToken(base: string): Promise<string> {
 
 /**
  * The statements a OneRoster read sends, in order, captured by running the endpoint's own code
- * in this process against the size's database: "its own SQL", replayed one after the other
- * (the access log's insert, written off the response path, is left out).
+ * in this process against the size's database: "its own SQL", replayed one after the other.
+ * Left out: the bearer check's application lookup (this process cannot verify the served hub's
+ * token issuer) and the access log's insert, written off the response path.
  */
-async function rosteringStatements(s: TSize, path: string, token: string): Promise<{ sql: string; params: unknown[] }[]> {
+async function rosteringStatements(s: TSize, path: string): Promise<{ sql: string; params: unknown[] }[]> {
   const captured: { sql: string; params: unknown[] }[] = [];
   const spy: TDatabase = {
     ...s.db,
@@ -354,7 +358,9 @@ async function rosteringStatements(s: TSize, path: string, token: string): Promi
   setDatabase(spy);
   try {
     const url = new URL(path, "http://x/");
-    const answer = await readRostering({ segments: url.pathname.split("/").filter(Boolean), query: url.searchParams, authorization: `Bearer ${token}` });
+    const { rows: [app] } = await s.pool.query<{ id: string; edtechId: string }>(`SELECT id, "edtechId" FROM "OAuthApplication" WHERE "clientId" = 'demo-app'`);
+    const client = { applicationId: app!.id, edtechId: app!.edtechId, clientId: "demo-app", scopes: new Set(ALL_ONEROSTER_SCOPES) };
+    const answer = await readRosteringAs(client, { segments: url.pathname.split("/").filter(Boolean), query: url.searchParams });
     if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
   } finally {
     setDatabase(s.db);
@@ -390,7 +396,7 @@ async function measureOneRoster(sizes: TSize[]): Promise<TQueryResult[][]> {
       const headers = { authorization: `Bearer ${tokens[i]!}` };
       const check = await httpGetOk(agent, target, "", "gzip, deflate", headers);
       const records = ((JSON.parse(check.body.toString()) as Record<string, unknown[]>)[page.member] ?? []).length;
-      const statements = await rosteringStatements(s, page.path, tokens[i]!);
+      const statements = await rosteringStatements(s, page.path);
       timers[`http ${i}`] = () => httpGetOk(agent, target, "", "gzip, deflate", headers);
       timers[`sql ${i}`] = async () => {
         for (const statement of statements) await s.pool.query(statement.sql, statement.params);
@@ -481,20 +487,39 @@ function plot(steps: TStep[]): string {
 /**
  * A fresh database for one size, prepared as npm start prepares one (migrations, demo seed with
  * demo-app), with the network grown to `students` and demo-app reading it from its first day.
+ * With --reuse, the database an earlier run kept is migrated and described instead.
  */
 async function seedSize(admin: pg.Client, students: number, port: number): Promise<TSize> {
   const database = databaseOf(students);
-  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${database}`);
+  const kept = values.reuse && (await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [database])).rowCount === 1;
+  if (!kept) {
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${database}`);
+  }
   const url = urlOf(database);
   if (spawnSync("npx", ["tsx", "scripts/prepare-db.ts"], { env: envOf(url), stdio: "inherit" }).status !== 0) throw new Error("prepare-db failed");
-  log(`prepared ${database}`);
+  log(`prepared ${database}${kept ? " (kept from an earlier run)" : ""}`);
   const db = createDatabase({ url, statementTimeoutMs: 0 });
   setDatabase(db);
   const pool = new pg.Pool({ connectionString: url, max: 2 });
-  const network = await createNetwork();
-  // demo-app reads the network from its first day (its grant is the horizon now, below every student).
-  await linkDemoApp(pool, network.id);
+  let network: TNetwork;
+  let seedSeconds = 0;
+  let deltaSince: string;
+  if (kept) {
+    network = await keptNetwork(pool);
+    const { rows: [first] } = await pool.query<{ at: Date }>(
+      `SELECT min("occurredAt") AS at FROM "ChangeEvent" WHERE "institutionId" = $1 AND entity = 'turmaAluno' AND kind = 'delete'`,
+      [network.schools[0]!.id],
+    );
+    deltaSince = new Date(first!.at.getTime() - 500).toISOString();
+  } else {
+    network = await createNetwork();
+    // demo-app reads the network from its first day (its grant is the horizon now, below every student).
+    await linkDemoApp(pool, network.id);
+    log(`growing to ${students} students`);
+    seedSeconds = await grow(pool, network, Math.ceil(students / schoolCount), { next: 1_000_000 });
+    deltaSince = await changeAfterSeed(pool, network);
+  }
   const { rows: [grant] } = await pool.query<{ applicationId: string; grantedTxid: string; allowed: string[] }>(
     `SELECT x."applicationId", x."grantedTxid"::text AS "grantedTxid", x."allowedAttributes" AS allowed FROM "ApplicationAccess" x
       JOIN "OAuthApplication" a ON a.id = x."applicationId" WHERE a."clientId" = 'demo-app' AND x."institutionId" = $1`,
@@ -503,14 +528,11 @@ async function seedSize(admin: pg.Client, students: number, port: number): Promi
   const networkIds = [network.id, ...network.schools.map((s) => s.id)];
   const view: TFeedView = { grantedTxid: Object.fromEntries(networkIds.map((id) => [id, grant!.grantedTxid])), visible: () => grant!.allowed as never };
   const userPartnerId = (await pairwiseIds({ kind: "application", id: grant!.applicationId })).toPartner(network.schools[0]!.supportTeacherId);
-  log(`growing to ${students} students`);
-  const seedSeconds = await grow(pool, network, Math.ceil(students / schoolCount), { next: 1_000_000 });
-  const deltaSince = await changeAfterSeed(pool, network);
   const { rows: [facts] } = await pool.query<{ events: string; mb: string }>(
     `SELECT (SELECT sum(n) FROM "EventCount" WHERE "institutionId" = ANY($1::uuid[]))::text AS events, (pg_database_size(current_database()) / 1048576)::text AS mb`,
     [networkIds],
   );
-  log(`seeded in ${seedSeconds.toFixed(0)} s: ${facts!.events} events, ${facts!.mb} MB`);
+  log(`${kept ? "kept" : `seeded in ${seedSeconds.toFixed(0)} s`}: ${facts!.events} events, ${facts!.mb} MB`);
   const median = await medianEvent(pool, networkIds);
   const inFlight = await inFlightAt(pool, networkIds, median.second);
   return {
@@ -528,6 +550,24 @@ async function seedSize(admin: pg.Client, students: number, port: number): Promi
     base: `http://127.0.0.1:${port}`,
     facts: { events: Number(facts!.events), databaseMb: Number(facts!.mb), seedSeconds, inFlight },
   };
+}
+
+/** The network an earlier run seeded (createNetwork's names, schools in the order they were made). */
+async function keptNetwork(pool: pg.Pool): Promise<TNetwork> {
+  const { rows: [network] } = await pool.query<{ id: string }>(`SELECT id FROM "Institution" WHERE name = 'Rede de crescimento' AND kind = 'network'`);
+  if (!network) throw new Error("--reuse: the kept database has no growth network; run without --reuse");
+  const { rows } = await pool.query<TSeedSchool>(
+    `SELECT i.id,
+            (SELECT p.id FROM "Period" p WHERE p."institutionId" = i.id AND p.code = '2026') AS "periodId", '2026' AS "periodCode",
+            ARRAY(SELECT s.id FROM "Subject" s WHERE s."institutionId" = i.id ORDER BY s."createdAt") AS "subjectIds",
+            (SELECT pr.id FROM "Profile" pr JOIN "Person" pe ON pe.id = pr."personId"
+              WHERE pr."institutionId" = i.id AND pe.name LIKE 'Professora de apoio %' LIMIT 1) AS "supportTeacherId",
+            (SELECT count(*)::int FROM "Profile" pr WHERE pr."institutionId" = i.id AND pr.role = 'aluno') AS students,
+            (SELECT count(*)::int FROM "Class" c WHERE c."institutionId" = i.id) AS classes
+       FROM "Institution" i WHERE i."parentId" = $1 ORDER BY i."createdAt", i.id`,
+    [network.id],
+  );
+  return { id: network.id, schools: rows };
 }
 
 const envOf = (url: string) => ({ ...process.env, DATABASE_URL: url, HUB_SECRET: secret, NODE_ENV: "production" as const });

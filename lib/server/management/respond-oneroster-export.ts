@@ -2,9 +2,8 @@ import type { NextRequest } from "next/server";
 import { AppError } from "@/lib/errors";
 import { toResponse } from "@/lib/server/http/error-response";
 import { getRequestUser } from "@/lib/server/auth/current-user";
-import { log } from "@/lib/server/log.mjs";
 import { openRosteringExport } from "@/lib/server/oneroster/export-rostering";
-import { rosteringZipStream, zipFileName } from "@/lib/server/oneroster/rostering-zip";
+import { rosteringZipResponse } from "@/lib/server/oneroster/rostering-zip";
 import { requireInReach } from "./require-in-reach";
 import { resolveManagerScope } from "./resolve-manager-scope";
 
@@ -22,14 +21,7 @@ export async function respondOneRosterExport(request: NextRequest, institutionId
     });
     const institution = requireInReach({ scope, institutionId });
     const source = await openRosteringExport({ kind: "manager", institutionId: institution.id });
-    const body = rosteringZipStream(source, { demographics: true, onError: (error) => log().error({ err: error }, "OneRoster CSV export failed") });
-    return new Response(body, {
-      headers: {
-        "Content-Type": "application/zip",
-        "Content-Disposition": `attachment; filename="${zipFileName(institution.name)}"`,
-        "Cache-Control": "no-store",
-      },
-    });
+    return rosteringZipResponse(source, { demographics: true, name: institution.name });
   } catch (error) {
     return toResponse(error, { headers: { "Cache-Control": "no-store" } });
   }

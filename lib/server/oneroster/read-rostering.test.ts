@@ -9,8 +9,7 @@ import { POST as tokenPost } from "@/app/ims/oneroster/token/route";
 import { resetEnvCache } from "@/lib/env";
 import { createApiKey } from "@/lib/server/api-keys/create-api-key";
 import { flushAccessLogs } from "@/lib/server/audit/log-access";
-import { database, db } from "@/lib/server/db/database";
-import { timeSafeHorizonSql } from "@/lib/server/data-api/query-events";
+import { db } from "@/lib/server/db/database";
 import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { linkGuardian } from "@/lib/server/school-data/link-guardian";
 import { unenrollStudent } from "@/lib/server/school-data/unenroll-student";
@@ -19,6 +18,7 @@ import { createSchool, type TSchool } from "@/test/fixtures/launch";
 import { createTestApp, TEST_ISSUER, type TTestApp } from "@/test/fixtures/oauth";
 import { prng } from "@/test/fuzz/cases";
 import { readRostering } from "./read-rostering";
+import { waitForOneRosterCut } from "@/test/fixtures/oneroster";
 
 setupTestDatabase();
 
@@ -62,16 +62,6 @@ async function get(token: string | null, path: string): Promise<TAnswer> {
 
 const list = <T = Record<string, unknown>>(answer: TAnswer, member: string) => answer.body[member] as T[];
 
-/** Until every event written so far is below the time-safe cut every OneRoster read takes. */
-async function waitForCut(): Promise<void> {
-  const ids = (await db().institution.findMany({ select: { id: true } })).map((i) => i.id);
-  for (;;) {
-    const [cut] = await database().sql.query<{ xmin: string }>(timeSafeHorizonSql("$1"), [ids]);
-    const [max] = await database().sql.query<{ txid: string }>(`SELECT coalesce(max(txid), 0)::text AS txid FROM "ChangeEvent"`);
-    if (BigInt(cut!.xmin) > BigInt(max!.txid)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 async function partner(name: string, oneRoster: boolean): Promise<TPartner> {
   const app = await createTestApp(name);
@@ -91,7 +81,7 @@ beforeAll(async () => {
   guardianLink = (await linkGuardian({ guardianId: s.guardian.id, studentId: s.student.id, kinship: "pai" })).id;
   a = await partner("Leitura", true);
   b = await partner("Matemática", true);
-  await waitForCut();
+  await waitForOneRosterCut();
 }, 60_000);
 
 describe("authorisation", () => {
@@ -250,7 +240,7 @@ describe("classes, courses, sessions and enrollments", () => {
     const before = new Date(Date.now() - 1000).toISOString();
     const link = await db().classStudent.findFirstOrThrow({ where: { classId: s.otherClassId, studentId: s.otherStudent.id } });
     await unenrollStudent({ enrollmentId: link.id });
-    await waitForCut();
+    await waitForOneRosterCut();
     const ids = await pairwiseIds({ kind: "application", id: a.app.id });
     const delta = list<{ sourcedId: string; status: string }>(await get(a.token, `enrollments?filter=${encodeURIComponent(`dateLastModified>'${before}'`)}`), "enrollments");
     expect(delta).toEqual([expect.objectContaining({ sourcedId: ids.toPartner(link.id), status: "tobedeleted" })]);

@@ -31,7 +31,7 @@ import { PROFILE_ROLES, type TPersonalAttribute } from "@/lib/validations/data-a
 import { resolveOneRosterReach, type TOneRosterReach } from "./resolve-oneroster-reach";
 import { collectionDef, rosteringRoute, SELECTABLE_FIELDS, type TCollectionDef, type TCondition, type TObjectKind, type TPathId, type TRosteringRoute } from "./rostering-routes";
 import { BASE_PARAMS, fieldMapFor, READ_BY_INSTITUTION, sourceSql, TOMBSTONE_DAYS, type TFieldContext, type TFieldMapName } from "./rostering-sources";
-import { bearerChallenge, requireScope, verifyOneRosterBearer } from "./verify-bearer";
+import { bearerChallenge, requireScope, verifyOneRosterBearer, type TOneRosterClient } from "./verify-bearer";
 
 /** The largest page served; a larger `limit` is served this many (lib/oneroster/paging.ts). */
 export const MAX_LIMIT = 1000;
@@ -318,7 +318,7 @@ function selectFields(objects: Record<string, unknown>[], fields: string[] | nul
 // ---------------------------------------------------------------- the request
 
 /** The query parameters, for the access log (the token never is one). */
-function loggedFilters(request: TRosteringRequest): Record<string, string> {
+function loggedFilters(request: Pick<TRosteringRequest, "segments" | "query">): Record<string, string> {
   const filters: Record<string, string> = { path: `/${request.segments.join("/")}` };
   for (const name of ["filter", "sort", "orderBy", "fields", "limit", "offset"]) {
     const value = request.query.get(name);
@@ -416,6 +416,22 @@ async function countMaintained(counted: NonNullable<TCollectionDef["counted"]>, 
 async function read(request: TRosteringRequest): Promise<TRosteringResponse> {
   const route = rosteringRoute(request.segments);
   const client = await verifyOneRosterBearer(request.authorization);
+  return readAs(client, route, request);
+}
+
+/**
+ * The read for a client whose token was verified: what follows the bearer check. Exported for the
+ * growth bench, which replays the statements of a read (bench/data-api/growth.ts).
+ */
+export async function readRosteringAs(client: TOneRosterClient, request: Omit<TRosteringRequest, "authorization">): Promise<TRosteringResponse> {
+  try {
+    return await readAs(client, rosteringRoute(request.segments), request);
+  } catch (error) {
+    return oneRosterRefusal(error, "OneRoster read failed");
+  }
+}
+
+async function readAs(client: TOneRosterClient, route: TRosteringRoute, request: Omit<TRosteringRequest, "authorization">): Promise<TRosteringResponse> {
   requireScope(client, route.scopes);
   const query = request.query;
   const kind = route.collection.kind;
@@ -461,9 +477,18 @@ export async function readRostering(request: TRosteringRequest): Promise<TRoster
   try {
     return await read(request);
   } catch (error) {
-    if (!(error instanceof OneRosterError)) log().error({ err: error }, "OneRoster read failed");
-    const refusal = asOneRosterError(error);
-    const challenge = bearerChallenge(refusal);
-    return { status: refusal.httpStatus, headers: { ...JSON_HEADERS, ...(challenge ? { "WWW-Authenticate": challenge } : {}) }, body: statusPayload(refusal) };
+    return oneRosterRefusal(error, "OneRoster read failed");
   }
+}
+
+/**
+ * Anything a OneRoster endpoint caught, as the binding answers it: the status payload with its
+ * HTTP status and, for 401/403, the Bearer challenge. An error that is not a refusal is logged
+ * (with `what`) and answered as a 500 that says nothing of it.
+ */
+export function oneRosterRefusal(error: unknown, what: string): TRosteringResponse {
+  if (!(error instanceof OneRosterError)) log().error({ err: error }, what);
+  const refusal = asOneRosterError(error);
+  const challenge = bearerChallenge(refusal);
+  return { status: refusal.httpStatus, headers: { ...JSON_HEADERS, ...(challenge ? { "WWW-Authenticate": challenge } : {}) }, body: statusPayload(refusal) };
 }

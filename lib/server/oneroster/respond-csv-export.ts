@@ -3,11 +3,10 @@
 // files need roster.readonly or roster-core.readonly; demographics.csv is in the zip only when the
 // token also reads demographics. Errors are the binding's status payload with its challenge.
 import { ONEROSTER_SCOPES } from "@/lib/oneroster/scopes";
-import { asOneRosterError, OneRosterError, statusPayload } from "@/lib/oneroster/status";
-import { log } from "@/lib/server/log.mjs";
 import { openRosteringExport } from "./export-rostering";
-import { rosteringZipStream, zipFileName } from "./rostering-zip";
-import { bearerChallenge, requireScope, verifyOneRosterBearer } from "./verify-bearer";
+import { oneRosterRefusal } from "./read-rostering";
+import { rosteringZipResponse } from "./rostering-zip";
+import { requireScope, verifyOneRosterBearer } from "./verify-bearer";
 
 export async function respondCsvExport(authorization: string | null): Promise<Response> {
   try {
@@ -16,21 +15,9 @@ export async function respondCsvExport(authorization: string | null): Promise<Re
     // As the REST binding's demographics endpoint: roster.readonly is "all of the read operations (excluding demographics)".
     const demographics = client.scopes.has(ONEROSTER_SCOPES.rosterDemographics);
     const source = await openRosteringExport({ kind: "application", applicationId: client.applicationId, edtechId: client.edtechId });
-    const body = rosteringZipStream(source, { demographics, onError: (error) => log().error({ err: error }, "OneRoster CSV export failed") });
-    return new Response(body, {
-      headers: {
-        "Content-Type": "application/zip",
-        "Content-Disposition": `attachment; filename="${zipFileName(client.clientId)}"`,
-        "Cache-Control": "no-store",
-      },
-    });
+    return rosteringZipResponse(source, { demographics, name: client.clientId });
   } catch (error) {
-    if (!(error instanceof OneRosterError)) log().error({ err: error }, "OneRoster CSV export failed");
-    const refusal = asOneRosterError(error);
-    const challenge = bearerChallenge(refusal);
-    return Response.json(statusPayload(refusal), {
-      status: refusal.httpStatus,
-      headers: { "Cache-Control": "no-store", ...(challenge ? { "WWW-Authenticate": challenge } : {}) },
-    });
+    const refusal = oneRosterRefusal(error, "OneRoster CSV export failed");
+    return Response.json(refusal.body, { status: refusal.status, headers: refusal.headers });
   }
 }

@@ -9,7 +9,6 @@ import { POST as tokenPost } from "@/app/ims/oneroster/token/route";
 import { resetEnvCache } from "@/lib/env";
 import { CSV_HEADERS } from "@/lib/oneroster/csv-binding";
 import { database, db } from "@/lib/server/db/database";
-import { timeSafeHorizonSql } from "@/lib/server/data-api/query-events";
 import { linkGuardian } from "@/lib/server/school-data/link-guardian";
 import { parseCsv } from "@/lib/server/management/parse-csv";
 import { setupTestDatabase } from "@/test/database";
@@ -17,6 +16,7 @@ import { createSchool, type TSchool } from "@/test/fixtures/launch";
 import { createTestApp, TEST_ISSUER, type TTestApp } from "@/test/fixtures/oauth";
 import { readRostering } from "./read-rostering";
 import { courseIdFor } from "./rostering-sources";
+import { waitForOneRosterCut } from "@/test/fixtures/oneroster";
 
 setupTestDatabase();
 
@@ -55,15 +55,6 @@ function tables(zip: Uint8Array): Map<string, TTable> {
   return out;
 }
 
-async function waitForCut(): Promise<void> {
-  const ids = (await db().institution.findMany({ select: { id: true } })).map((i) => i.id);
-  for (;;) {
-    const [cut] = await database().sql.query<{ xmin: string }>(timeSafeHorizonSql("$1"), [ids]);
-    const [max] = await database().sql.query<{ txid: string }>(`SELECT coalesce(max(txid), 0)::text AS txid FROM "ChangeEvent"`);
-    if (BigInt(cut!.xmin) > BigInt(max!.txid)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 beforeAll(async () => {
   process.env.HUB_BASE_URL = TEST_ISSUER;
@@ -76,7 +67,7 @@ beforeAll(async () => {
   await db().applicationAccess.create({
     data: { institutionId: s.networkId, applicationId: app.id, allowedAttributes: ["nome_usuario", "email_usuario", "idade"], anonymizedAttributes: ["email_usuario"], oneRoster: true },
   });
-  await waitForCut();
+  await waitForOneRosterCut();
 }, 60_000);
 
 describe("GET /ims/oneroster/csv/v1p2/export", () => {

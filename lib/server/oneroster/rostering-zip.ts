@@ -5,6 +5,7 @@
 import { Zip, ZipDeflate } from "fflate";
 import { csvLine, CSV_HEADERS, manifestRows, objectToRow, roleRows, type TCsvFile, type TFileMode } from "@/lib/oneroster/csv-binding";
 import type { TExportCollection, TRosteringExport } from "./export-rostering";
+import { log } from "@/lib/server/log.mjs";
 
 export const ZIP_SOURCE = { systemName: "Hub Educacional", systemCode: "hub" } as const;
 
@@ -85,6 +86,14 @@ export function rosteringZipStream(source: TRosteringExport, options: { demograp
     async cancel() {
       await pieces.return(undefined);
     },
+  });
+}
+
+/** The export as a download: the streamed zip, named `oneroster-<name>-<date>.zip`, never cached. */
+export function rosteringZipResponse(source: TRosteringExport, options: { demographics: boolean; name: string }): Response {
+  const body = rosteringZipStream(source, { demographics: options.demographics, onError: (error) => log().error({ err: error }, "OneRoster CSV export failed") });
+  return new Response(body, {
+    headers: { "Content-Type": "application/zip", "Content-Disposition": `attachment; filename="${zipFileName(options.name)}"`, "Cache-Control": "no-store" },
   });
 }
 

@@ -5,8 +5,7 @@ import { strToU8, zipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
 import { csvLine, CSV_HEADERS, manifestRows, type TCsvFile, type TFileMode } from "@/lib/oneroster/csv-binding";
-import { database, db } from "@/lib/server/db/database";
-import { timeSafeHorizonSql } from "@/lib/server/data-api/query-events";
+import { db } from "@/lib/server/db/database";
 import { openRosteringExport } from "@/lib/server/oneroster/export-rostering";
 import { rosteringZipStream } from "@/lib/server/oneroster/rostering-zip";
 import { createPerson } from "@/lib/server/school-data/create-person";
@@ -16,6 +15,7 @@ import { createSchool, type TSchool } from "@/test/fixtures/launch";
 import { TEST_ISSUER } from "@/test/fixtures/oauth";
 import { resolveManagerScope, type TManagerScope } from "../resolve-manager-scope";
 import { importOneRoster } from "./import-oneroster";
+import { waitForOneRosterCut } from "@/test/fixtures/oneroster";
 
 setupTestDatabase();
 
@@ -25,15 +25,6 @@ let schoolName = "";
 
 const events = async () => db().changeEvent.count();
 
-async function waitForCut(): Promise<void> {
-  const ids = (await db().institution.findMany({ select: { id: true } })).map((i) => i.id);
-  for (;;) {
-    const [cut] = await database().sql.query<{ xmin: string }>(timeSafeHorizonSql("$1"), [ids]);
-    const [max] = await database().sql.query<{ txid: string }>(`SELECT coalesce(max(txid), 0)::text AS txid FROM "ChangeEvent"`);
-    if (BigInt(cut!.xmin) > BigInt(max!.txid)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** A zip of the given files (rows under their 1.2 header), with a manifest naming each file's mode. */
 function oneRosterZip(files: Partial<Record<TCsvFile, { mode: TFileMode; rows: Record<string, string>[] }>>): Uint8Array {
@@ -88,7 +79,7 @@ function sisFile(mode: TFileMode, extra: { classTerm?: string; withTeacher?: boo
 }
 
 async function managerExport(): Promise<Uint8Array> {
-  await waitForCut();
+  await waitForOneRosterCut();
   const stream = rosteringZipStream(await openRosteringExport({ kind: "manager", institutionId: s.networkId }), { demographics: true });
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
