@@ -1,7 +1,7 @@
 // The Node.js half of instrumentation.ts: registers the routes server.mjs answers without Next's
 // router, with the route files' own handlers (lib/server/http/hot-routes.ts,
-// docs/decisions/021-hot-routes-beside-next.md), and starts the webhook worker (docs/webhooks.md),
-// stopped with the server.
+// docs/decisions/021-hot-routes-beside-next.md), starts the webhook worker (docs/webhooks.md),
+// stopped with the server, and gives the metrics their webhook query (docs/operations.md).
 export async function registerNode(): Promise<void> {
   const [{ registerHotRoutes, registerShutdownTask }, { flushAccessLogs }, { launchPage }, { handleTokenRequest }, { handleOneRosterTokenRequest }, userInfo, data, summary] = await Promise.all([
     import("@/lib/server/http/hot-routes"),
@@ -14,6 +14,7 @@ export async function registerNode(): Promise<void> {
     import("@/app/manager/v1/summary/[orgId]/route"),
   ]);
   registerShutdownTask(flushAccessLogs);
+  await registerWebhookMetrics();
   await startWebhooks(registerShutdownTask);
   registerHotRoutes([
     // Plain endpoints: the same functions the route files adapt to Next (docs/decisions/033).
@@ -27,6 +28,12 @@ export async function registerNode(): Promise<void> {
     { method: "GET", path: /^\/manager\/v1\/data\/(?<orgId>[^/]+)$/, handler: (request, params) => data.GET(request, { params: Promise.resolve({ orgId: params.orgId! }) }) },
     { method: "GET", path: /^\/manager\/v1\/summary\/(?<orgId>[^/]+)$/, handler: (request, params) => summary.GET(request, { params: Promise.resolve({ orgId: params.orgId! }) }) },
   ]);
+}
+
+/** The webhook gauges' numbers, read when Prometheus scrapes (lib/server/metrics/registry.mjs). */
+async function registerWebhookMetrics(): Promise<void> {
+  const [{ registerWebhookBacklogSource }, { readWebhookBacklog }] = await Promise.all([import("@/lib/server/metrics/registry.mjs"), import("@/lib/server/webhooks/read-webhook-backlog")]);
+  registerWebhookBacklogSource(readWebhookBacklog);
 }
 
 /** The webhook worker of this process, unless HUB_WEBHOOK_WORKER=0; SIGTERM lets its batches in flight finish. */

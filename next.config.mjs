@@ -5,8 +5,9 @@ const nextConfig = {
   // Lets parallel builds (one developer's e2e while another builds) use separate folders.
   distDir: process.env.HUB_NEXT_DIST_DIR || ".next",
   // Packages that load WASM or native drivers at run time stay outside the server bundle, and
-  // pdfkit, which reads its font metrics (.afm files) from its own folder.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "@prisma/client", "pdfkit"],
+  // pdfkit, which reads its font metrics (.afm files) from its own folder. prom-client and the
+  // OpenTelemetry API keep one copy, shared with server.mjs, which loads them without the bundle.
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "@prisma/client", "pdfkit", "prom-client", "@opentelemetry/api"],
   // server.mjs compresses (brotli q4 / gzip level 1); Next's is gzip 6 only. See ADR 007.
   compress: false,
   poweredByHeader: false,

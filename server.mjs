@@ -5,7 +5,9 @@
 // graceful shutdown (docs/decisions/009-request-guard-logging-shutdown.md). A page's notFound()
 // is answered with Next's not-found route rendered on the server, not Next's empty error document
 // (docs/decisions/036-server-rendered-not-found.md). A page asked for at another address of the hub
-// is sent to HUB_BASE_URL first (lib/server/http/base-url-redirect.mjs).
+// is sent to HUB_BASE_URL first (lib/server/http/base-url-redirect.mjs). Prometheus metrics are
+// served on a listener of their own (HUB_METRICS_PORT), traces sent with OpenTelemetry when
+// configured (docs/decisions/041-metrics-and-traces.md).
 // `next({ dev: false })` goes through the same router-server as `next start`. next.config.mjs
 // (distDir from HUB_NEXT_DIST_DIR, `compress: false`) is loaded from `dir` as `next start` loads it.
 import { readFileSync } from "node:fs";
@@ -18,7 +20,11 @@ import { compressionEnabled, createCompression } from "./lib/server/http/compres
 import { drainServer, trackResponses } from "./lib/server/http/graceful-shutdown.mjs";
 import { mayReplaceErrorDocument, NOT_FOUND_ROUTE, replaceErrorDocument } from "./lib/server/http/not-found-document.mjs";
 import { answerClientError, checkMultipartBody, checkRequest, isPageMultipartPost, routeHandlerMatcher, sendRejection } from "./lib/server/http/request-guard.mjs";
+import { routeFamily, statusClass } from "./lib/server/http/route-family.mjs";
 import { consoleArgsToLine, log, pathForLog, requestIdFrom, runWithRequestId, staticSegments } from "./lib/server/log.mjs";
+import { metricsListenSettings, startMetricsServer } from "./lib/server/metrics/metrics-server.mjs";
+import { metrics } from "./lib/server/metrics/registry.mjs";
+import { startTracing, tagRequestSpan } from "./lib/server/tracing/start-tracing.mjs";
 
 // React and Next pick their production builds when first loaded, so this precedes importing next.
 // (Next's types make NODE_ENV read-only; at run time it is an ordinary variable.)
@@ -38,13 +44,28 @@ process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "Unha
 // Settings read on every request: a wrong one stops the start, not a request.
 /** @type {URL} */
 let baseUrl;
+/** @type {ReturnType<typeof metricsListenSettings>} */
+let metricsSettings;
 try {
   configuredTrust();
   baseUrl = parseBaseUrl(baseUrlFrom(process.env));
+  metricsSettings = metricsListenSettings(process.env);
 } catch (error) {
   logger.fatal(`Invalid configuration: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
+
+/**
+ * Work the shutdown awaits after the last request (instrumentation.ts adds the access log's last
+ * batch through hot-routes.ts's registerShutdownTask; this adds the traces' last export).
+ * @param {() => Promise<void>} task
+ */
+function onShutdown(task) {
+  const holder = /** @type {Record<symbol, Array<() => Promise<void>> | undefined>} */ (/** @type {unknown} */ (globalThis));
+  (holder[Symbol.for("hub.shutdownTasks")] ??= []).push(task);
+}
+// Before Next is loaded, so its http and pg modules are the patched ones. Nothing is loaded without OTEL_* settings.
+const tracing = await startTracing(process.env, { ignorePorts: metricsSettings ? [metricsSettings.port] : [], onShutdown });
 
 const { default: next } = await import("next");
 
@@ -108,6 +129,8 @@ const server = http.createServer((req, res) => {
   res.setHeader("X-Request-Id", requestId);
   runWithRequestId(requestId, () => {
     if (accessLog) logAccess(req, res);
+    if (metricsSettings) countRequest(req, res);
+    if (tracing) tagRequestSpan({ requestId, method: req.method ?? "GET", route: pathForLog(req.url ?? "/", knownSegments), family: routeFamily(req.method, req.url ?? "/", knownSegments) });
     const rejection = checkRequest(req, isRouteHandler);
     if (rejection) return sendRejection(req, res, rejection);
     const location = toBaseUrl?.(req);
@@ -187,6 +210,22 @@ function logAccess(req, res) {
   });
 }
 
+const { httpRequests, httpDuration } = metrics();
+/**
+ * Counts the request once it is answered, by route family (route-family.mjs) and status, with its
+ * duration, into the metrics the metrics listener serves.
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ */
+function countRequest(req, res) {
+  const family = routeFamily(req.method, req.url ?? "/", knownSegments);
+  const end = httpDuration.startTimer({ family });
+  res.once("close", () => {
+    httpRequests.inc({ family, code: String(res.statusCode) });
+    end({ status_class: statusClass(res.statusCode) });
+  });
+}
+
 server.on("error", (error) => {
   const code = /** @type {NodeJS.ErrnoException} */ (error).code;
   logger.fatal(code === "EADDRINUSE" ? `Port ${port} is already in use: stop what uses it or set PORT.` : `The server failed: ${error.message}`);
@@ -207,8 +246,19 @@ server.listen(port, () => {
   // Any answer will do: the request only has Next load instrumentation.ts (see HOT_ROUTES).
   http.get({ port, path: "/healthz", headers: { "x-request-id": "startup" } }, (res) => res.resume()).on("error", () => undefined);
   const proxies = process.env.HUB_TRUSTED_PROXIES?.trim() ? `trusted proxies ${process.env.HUB_TRUSTED_PROXIES.trim()}` : "no trusted proxy";
-  logger.info(`Hub ready on http://localhost:${port} (compression ${compress ? "br q4 / gzip 1" : "off: HUB_COMPRESSION=0"}, ${proxies})`);
+  logger.info(`Hub ready on http://localhost:${port} (compression ${compress ? "br q4 / gzip 1" : "off: HUB_COMPRESSION=0"}, ${proxies}${tracing ? ", traces on" : ""})`);
 });
+
+if (metricsSettings) {
+  const { host, port: metricsPort } = metricsSettings;
+  startMetricsServer(metricsSettings, logger).then(
+    () => logger.info(`Metrics on http://${host.includes(":") ? `[${host}]` : host}:${metricsPort}/metrics`),
+    (error) => {
+      logger.fatal(error.code === "EADDRINUSE" ? `HUB_METRICS_PORT ${metricsPort} is already in use: stop what uses it or set another.` : `The metrics listener failed: ${error.message}`);
+      process.exit(1);
+    },
+  );
+}
 
 /**
  * SIGTERM/SIGINT: stop accepting, close idle keep-alive connections at once, let the requests in

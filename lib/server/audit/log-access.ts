@@ -4,7 +4,9 @@
 // reported and never fails the read. docs/gestao.md ("Registro de acessos") says what is kept.
 import { database } from "@/lib/server/db/database";
 import type { AccessChannel } from "@/lib/generated/prisma/client";
+import { statusClass } from "@/lib/server/http/route-family.mjs";
 import { log } from "@/lib/server/log.mjs";
+import { metrics } from "@/lib/server/metrics/registry.mjs";
 import { ACCESS_LOG_INSERT_SQL } from "./access-log-sql";
 
 export interface TAccessLogEntry {
@@ -81,6 +83,7 @@ function writeQueued(): void {
 }
 
 export function logAccess(entry: TAccessLogEntry): void {
+  metrics().partnerAccess.inc({ channel: entry.channel, status_class: statusClass(entry.status) });
   queue.push({
     channel: entry.channel,
     applicationId: entry.applicationId ?? null,

@@ -1,3 +1,4 @@
+import { metrics } from "@/lib/server/metrics/registry.mjs";
 import { logAccess } from "./log-access";
 
 /**
@@ -8,5 +9,6 @@ import { logAccess } from "./log-access";
  */
 export function logLaunch(options: { toolId: string; profile: { id: string; institutionId: string }; fields: ReadonlyArray<readonly [string, string]> }): void {
   const attributes = [...new Set(options.fields.map(([name]) => name).filter((name) => name.startsWith("lis_person_")))];
+  metrics().launches.inc({ lti_version: "1.0" });
   logAccess({ channel: "lti_launch", toolId: options.toolId, institutionId: options.profile.institutionId, profileId: options.profile.id, attributes, status: 200 });
 }

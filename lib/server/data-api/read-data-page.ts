@@ -16,6 +16,7 @@ import {
 import { authorizeDataAccess, type TDataReader } from "./authorize-data-access";
 import { encodeCursor, laterPosition, type TCursorPosition } from "@/lib/data-api/cursor";
 import { logDataAccess } from "./log-data-access";
+import { metrics } from "@/lib/server/metrics/registry.mjs";
 import { JsonStream, JsonText } from "@/lib/server/http/json-text";
 import { recordTextFilterByRole, toConfiguracao } from "./privacy";
 import { pairwiseIds, type TPairwiseIds } from "@/lib/server/privacy/pairwise-ids";
@@ -106,6 +107,8 @@ async function prepareRead(options: TReadOptions) {
     registro: recordTextFilterByRole(grant.configurations, grant.key.applicationId),
     ids,
     logEmpty: options.logEmpty ?? true,
+    /** Who reads, for the metrics: a partner with its key, or the webhook deliverer. */
+    reader: options.reader ? ("webhook" as const) : ("api_key" as const),
   };
 }
 
@@ -136,6 +139,8 @@ export interface TFeedPage {
   /** Where the next read starts: proximoCursor on a full page, cursorRetomada otherwise. */
   resume: TCursorPosition;
   hasMore: boolean;
+  /** When the page's oldest event occurred (ms since the epoch); undefined when it has none. */
+  oldestOccurredAtMs: number | undefined;
 }
 
 /**
@@ -159,14 +164,30 @@ async function pageOf(read: Awaited<ReturnType<typeof prepareRead>>): Promise<TF
   const caughtUp = laterPosition({ txid: page.horizon, seq: "0" }, lastPosition ?? query.cursor ?? { txid: "0", seq: "0" });
   const resume = page.hasMore ? lastPosition! : caughtUp;
 
-  if (page.rows.length > 0 || read.logEmpty) logDataAccess({ ...log, status: 200, eventCount: page.rows.length });
+  if (page.rows.length > 0 || read.logEmpty) {
+    logDataAccess({ ...log, status: 200, eventCount: page.rows.length });
+    countServed(read.reader, "page", page.rows.length);
+  }
   const paginacao: TDataResponse["paginacao"] = {
     limite: limit,
     proximoCursor: page.hasMore ? encodeCursor(lastPosition!) : null,
     cursorRetomada: encodeCursor(resume),
   };
   const body = writeDataPage({ rows: page.rows, entities, timeZone, registro, configuracao, paginacao, ids });
-  return { body, eventCount: page.rows.length, last: lastPosition, resume, hasMore: page.hasMore };
+  let oldestOccurredAtMs: number | undefined;
+  for (const row of page.rows) if (oldestOccurredAtMs === undefined || row.occurredAtMs < oldestOccurredAtMs) oldestOccurredAtMs = row.occurredAtMs;
+  return { body, eventCount: page.rows.length, last: lastPosition, resume, hasMore: page.hasMore, oldestOccurredAtMs };
+}
+
+/**
+ * The Data API's pages and events in the metrics (docs/operations.md), beside the access log's
+ * entry: a webhook worker's read that found nothing (a caught-up poll) is neither.
+ */
+function countServed(reader: "api_key" | "webhook", mode: "page" | "feed", events: number): void {
+  const labels = { reader, mode };
+  const { dataApiPages, dataApiEvents } = metrics();
+  dataApiPages.inc(labels);
+  dataApiEvents.inc(labels, events);
 }
 
 /**
@@ -216,6 +237,7 @@ function streamWholeFeed(read: Awaited<ReturnType<typeof prepareRead>>): JsonStr
     const paginacao = { limite: null, proximoCursor: null, cursorRetomada: encodeCursor({ txid: horizon ?? "0", seq: "0" }) };
     yield Buffer.from(`},"paginacao":${JSON.stringify(paginacao)}}`);
     logDataAccess({ ...log, status: 200, eventCount: count });
+    countServed(read.reader, "feed", count);
   });
 }
 

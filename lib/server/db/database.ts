@@ -11,6 +11,7 @@ import { env } from "@/lib/env";
 import { pgliteDriver, postgresDriver, type SqlDriver } from "@/lib/server/db/driver";
 import { ReleasingPrismaPg } from "@/lib/server/db/prisma-pg";
 import { describeDatabaseError } from "@/lib/server/db/unavailable";
+import { observePool } from "@/lib/server/metrics/registry.mjs";
 
 export interface Database {
   prisma: PrismaClient;
@@ -29,6 +30,8 @@ export interface DatabaseOptions {
   connectTimeoutMs?: number;
   /** PostgreSQL: the longest statement (default HUB_DB_STATEMENT_TIMEOUT_MS); 0 = no limit (migrations, bulk seeds). */
   statementTimeoutMs?: number;
+  /** PostgreSQL: the pool's name in the metrics (hub_db_pool_*, docs/operations.md); an unnamed pool is not counted. */
+  poolName?: string;
 }
 
 /**
@@ -57,6 +60,7 @@ function createPool(url: string, options: DatabaseOptions): pg.Pool {
   pool.on("error", (error) => {
     console.warn(`Database connection lost while idle (${describeDatabaseError(error)}); the pool opens a new one when needed`);
   });
+  if (options.poolName) observePool(options.poolName, pool);
   return pool;
 }
 
@@ -96,7 +100,7 @@ const globalForDb = globalThis as unknown as { hubDatabase?: Database };
 /** The database the environment configures: DATABASE_URL, or PGlite under HUB_DATA_DIR. */
 export function configuredDatabase(): DatabaseOptions {
   const e = env();
-  return e.DATABASE_URL ? { url: e.DATABASE_URL } : { dataDir: pgliteDataDir() };
+  return e.DATABASE_URL ? { url: e.DATABASE_URL, poolName: "primary" } : { dataDir: pgliteDataDir() };
 }
 
 export function database(): Database {

@@ -7,6 +7,7 @@ import { buildLtiClaims, type TClaimsInput } from "@/lib/lti13/claims";
 import { checkAuthenticationRequest, parseAuthenticationRequest, type TAuthenticationRule } from "@/lib/lti13/authentication-request";
 import { openMessageHint, type TMessageHint } from "@/lib/lti13/message-hint";
 import { logAccess } from "@/lib/server/audit/log-access";
+import { metrics } from "@/lib/server/metrics/registry.mjs";
 import { loadIdentityRoots } from "@/lib/server/crypto/identity-root";
 import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
 import { database } from "@/lib/server/db/database";
@@ -118,6 +119,7 @@ async function resourceLinkIdToken(options: {
   };
   const token = await signLti13IdToken({ claims: buildLtiClaims(input), clientId: registration.clientId, sub: options.sub, nonce: options.nonce, now: options.now });
   const attributes = [...(input.name ? ["lis_person_name_full"] : []), ...(input.email ? ["lis_person_contact_email_primary"] : [])];
+  metrics().launches.inc({ lti_version: "1.3" });
   logAccess({ channel: "lti_launch", toolId: placement.tool.id, institutionId: profile.institutionId, profileId: profile.id, attributes, status: 200 });
   return { token, toolTitle: placement.tool.title };
 }

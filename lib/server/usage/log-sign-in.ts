@@ -1,6 +1,7 @@
 import type { Role } from "@/lib/generated/prisma/enums";
 import { database } from "@/lib/server/db/database";
 import { log } from "@/lib/server/log.mjs";
+import { metrics } from "@/lib/server/metrics/registry.mjs";
 import type { TProviderKind } from "@/lib/upstream/presets";
 
 /**
@@ -16,6 +17,7 @@ export type TSignInMethod = "password" | "card" | TProviderKind;
  * reported and never fails the sign-in (the promise never rejects).
  */
 export async function logSignIn(entry: { institutionId: string; role: Role; method: TSignInMethod }): Promise<void> {
+  metrics().signIns.inc({ method: entry.method, role: entry.role });
   await database()
     .sql.query(`INSERT INTO "SignInLog" (id, "institutionId", role, method) VALUES (gen_random_uuid(), $1::uuid, $2::"Role", $3)`, [entry.institutionId, entry.role, entry.method])
     .then(

@@ -2,10 +2,12 @@
 // of that application's Data API feed through the API's own code (readFeedPage), sign it, POST
 // it, record the attempt, and move the cursor only on a 2xx (docs/decisions/026).
 import { createHash, randomUUID } from "node:crypto";
+import { SpanStatusCode, trace } from "@opentelemetry/api";
 import { AppError } from "@/lib/errors";
 import { cursorPositionSql, encodeCursor } from "@/lib/data-api/cursor";
 import { treeCte } from "@/lib/server/institution-tree/tree-sql";
 import { database } from "@/lib/server/db/database";
+import { metrics } from "@/lib/server/metrics/registry.mjs";
 import { readFeedPage, type TFeedPage } from "@/lib/server/data-api/read-data-page";
 import type { TLookupAll } from "@/lib/server/developer/launch-test/resolve-launch-target";
 import { sendWebhook, type TSendResult } from "./send-webhook";
@@ -61,7 +63,7 @@ interface TClaimed extends TBatchEndpoint {
 // the read: they may make a woken read empty, never a sleeping cursor miss an event. The position
 // is a Data API cursor (cursorPositionSql); one it cannot read counts as news, and the read
 // decides.
-const NEWS_SQL = `(d.position IS NULL OR d.failures > 0 OR d."pendingLimit" IS NOT NULL
+export const NEWS_SQL = `(d.position IS NULL OR d.failures > 0 OR d."pendingLimit" IS NOT NULL
    OR d."lastError" IS NOT NULL
    OR (SELECT p.at IS NULL OR EXISTS (
         WITH RECURSIVE ${treeCte("down", `d."institutionId"`)}
@@ -214,11 +216,29 @@ const GONE = 410;
 
 /** One step of the worker loop; "none" when no cursor is due. */
 export async function deliverNextBatch(settings: TDeliverySettings): Promise<TStepResult> {
-  const sql = database().sql;
   const token = randomUUID();
-  const [c] = await sql.query<TClaimed>(CLAIM_SQL, [token, settings.leaseMs, settings.idleMs], { prepared: true });
+  const [c] = await database().sql.query<TClaimed>(CLAIM_SQL, [token, settings.leaseMs, settings.idleMs], { prepared: true });
   if (!c) return "none";
   if (!c.news) return "idle";
+  // A claimed cursor's work is a trace of its own when traces are on (lib/server/tracing): its
+  // feed read, the POST and the cursor's update; the polls before it are not traced.
+  return trace.getTracer("hub").startActiveSpan("webhook delivery", { attributes: { "hub.webhook.endpoint": c.endpointId, "hub.institution": c.institutionId } }, async (span) => {
+    try {
+      const result = await deliverClaimed(c, token, settings);
+      span.setAttribute("hub.webhook.result", result);
+      return result;
+    } catch (error) {
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** Reads, sends and records the batch of a cursor this worker claimed (its lease `token`). */
+async function deliverClaimed(c: TClaimed, token: string, settings: TDeliverySettings): Promise<TStepResult> {
+  const sql = database().sql;
   let page: TFeedPage;
   try {
     page = await readBatch(c, c.institutionId, c.position, c.pendingLimit ?? settings.batchSize);
@@ -234,6 +254,9 @@ export async function deliverNextBatch(settings: TDeliverySettings): Promise<TSt
     return moved ? "caught_up" : "lease_lost";
   }
   const result = await sendBatch(c, c.institutionId, c.position, page, c.failures > 0 ? "retry" : "delivery", settings);
+  const { webhookDeliveries, webhookLag } = metrics();
+  webhookDeliveries.inc({ endpoint: c.endpointId, result: result.ok ? "ok" : "failed" });
+  if (result.ok && page.oldestOccurredAtMs !== undefined) webhookLag.observe({ endpoint: c.endpointId }, Math.max(0, Date.now() - page.oldestOccurredAtMs) / 1000);
   if (result.ok) {
     const [moved] = await sql.query<{ id: string }>(`${ADVANCE_SQL} RETURNING id`, [c.id, token, resume, page.hasMore ? 0 : settings.idleMs, true]);
     return moved ? "delivered" : "lease_lost";

@@ -1,0 +1,76 @@
+// What the webhook metrics show (docs/operations.md, "Webhooks"): a feed with an undelivered
+// event is in the backlog until its batch is delivered, a delivery is counted per endpoint with
+// how long its oldest event waited, and a failing feed is counted as failing.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetEnvCache } from "@/lib/env";
+import { db } from "@/lib/server/db/database";
+import { createInstitution } from "@/lib/server/institutions/create-institution";
+import { metricsRegistry } from "@/lib/server/metrics/registry.mjs";
+import { createPeriod } from "@/lib/server/school-data/create-period";
+import { setupTestDatabase } from "@/test/database";
+import { createPartner, grantAccess, linkEdtech } from "@/test/fixtures/data-api";
+import { createDeveloper } from "@/test/fixtures/developer";
+import { startReceiver, type TReceiver } from "@/test/fixtures/webhooks";
+import { createWebhookEndpoint } from "./create-webhook-endpoint";
+import { DEFAULT_DELIVERY_SETTINGS, deliverNextBatch } from "./deliver-next-batch";
+import { readWebhookBacklog } from "./read-webhook-backlog";
+
+setupTestDatabase();
+let receiver: TReceiver;
+let endpointId = "";
+let school = "";
+const settings = { ...DEFAULT_DELIVERY_SETTINGS, worker: "test", allowPrivateNetwork: true, backoffBaseMs: 1, backoffCapMs: 1 };
+
+/** A sample of a metric (a histogram's `_sum` or `_count` by that name), summed over the labels not given. */
+async function value(name: string, labels: Record<string, string>): Promise<number> {
+  const metric = metricsRegistry().getSingleMetric(name.replace(/_(sum|count)$/, ""));
+  if (!metric) return 0;
+  const { values } = await metric.get();
+  return values
+    .filter((v) => (v.metricName ?? metric.name) === (/_(sum|count)$/.test(name) ? name : (v.metricName ?? metric.name)))
+    .filter((v) => Object.entries(labels).every(([k, l]) => (v.labels as Record<string, unknown>)[k] === l))
+    .reduce((sum, v) => sum + v.value, 0);
+}
+
+beforeAll(async () => {
+  process.env.HUB_SECRET = "webhook-metrics-test-secret-0123456789";
+  resetEnvCache();
+  const developer = await createDeveloper("Métricas");
+  const { applicationId } = await createPartner("Métricas", developer.edtechId);
+  school = (await createInstitution({ name: "Escola Métrica", kind: "school" })).id;
+  await linkEdtech(school, developer.edtechId);
+  await grantAccess(school, applicationId, { allowed: [], anonymized: [] });
+  receiver = await startReceiver();
+  const created = await createWebhookEndpoint({ actorPersonId: developer.personId, applicationId, fields: { url: receiver.url }, allowPrivateNetwork: true });
+  endpointId = created.endpointId;
+  receiver.setSecret(created.secret);
+});
+afterAll(() => receiver.close());
+
+const rowOf = async () => (await readWebhookBacklog()).find((row) => row.endpoint === endpointId);
+
+describe("webhook metrics", () => {
+  it("shows a feed with an undelivered event in the backlog, and counts its delivery with the event's wait", async () => {
+    await createPeriod({ institutionId: school, code: "2026", name: "2026", startsOn: "2026-02-01", endsOn: "2026-12-01" });
+    expect(await rowOf()).toMatchObject({ backlogCursors: 1, failingCursors: 0 });
+    const delivered = await value("hub_webhook_deliveries_total", { endpoint: endpointId, result: "ok" });
+    const lagCount = await value("hub_webhook_delivery_lag_seconds", { endpoint: endpointId, le: "+Inf" });
+    // The event reaches the feed once it is below the horizon (another test file's transaction may hold it back a moment).
+    await expect.poll(() => deliverNextBatch(settings), { timeout: 10_000, interval: 100 }).toBe("delivered");
+    expect(await value("hub_webhook_deliveries_total", { endpoint: endpointId, result: "ok" })).toBe(delivered + 1);
+    expect(await value("hub_webhook_delivery_lag_seconds", { endpoint: endpointId, le: "+Inf" })).toBe(lagCount + 1);
+    expect(await value("hub_webhook_delivery_lag_seconds_sum", { endpoint: endpointId })).toBeGreaterThan(0);
+    expect(await rowOf()).toMatchObject({ backlogCursors: 0, failingCursors: 0 });
+  });
+
+  it("counts a failed delivery and the failing feed", async () => {
+    await createPeriod({ institutionId: school, code: "2027", name: "2027", startsOn: "2027-02-01", endsOn: "2027-12-01" });
+    receiver.failWith = 503;
+    await db().webhookCursor.updateMany({ where: { endpointId }, data: { dueAt: new Date(0) } });
+    const failed = await value("hub_webhook_deliveries_total", { endpoint: endpointId, result: "failed" });
+    await expect.poll(() => deliverNextBatch(settings), { timeout: 10_000, interval: 100 }).toBe("failed");
+    expect(await value("hub_webhook_deliveries_total", { endpoint: endpointId, result: "failed" })).toBe(failed + 1);
+    expect(await rowOf()).toMatchObject({ backlogCursors: 1, failingCursors: 1 });
+    receiver.failWith = null;
+  });
+});
