@@ -266,10 +266,18 @@ export function timeSafeHorizonSql(ids: string): string {
           AND e."occurredAt" >= t.at AND (e.txid, e.seq) >= (${feedStartSql("i.id", "t.at", "t.floor")}, 0)
         ORDER BY e.txid, e.seq LIMIT 1) f
     ), h0.xmin)) AS xmin
-    FROM (${HORIZON_SQL}) h0, (SELECT t0.at, ${feedFloorSql("t0.at")} AS floor FROM (
-      SELECT LEAST(min(a.xact_start), now()) - interval '1 second' AS at FROM pg_stat_get_activity(NULL) a
-      WHERE a.datid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND a.xact_start IS NOT NULL) t0) t`;
+    FROM (${HORIZON_SQL}) h0, (SELECT t0.at, ${feedFloorSql("t0.at")} AS floor FROM (${TIME_SAFE_MOMENT_SQL}) t0) t`;
 }
+
+/**
+ * T of decision 013, as one row with one column `at`: the start of the oldest transaction of this
+ * database still running, or now when there is none, less one second (a transaction that has begun
+ * but is not yet shown in pg_stat_activity). Every transaction that started before T has ended;
+ * every one still to commit stamps its events at T or later. Also OneRoster's cut
+ * (lib/server/oneroster/rostering-sources.ts), which reads the state as of T.
+ */
+export const TIME_SAFE_MOMENT_SQL = `SELECT LEAST(min(a.xact_start), now()) - interval '1 second' AS at FROM pg_stat_get_activity(NULL) a
+      WHERE a.datid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND a.xact_start IS NOT NULL`;
 
 interface TPageOptions {
   filters: TEventFilters;

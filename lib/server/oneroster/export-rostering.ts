@@ -36,7 +36,7 @@ export async function openRosteringExport(viewer: TExportViewer): Promise<TRoste
     reach,
     ids,
     baseUrl: hubBaseUrl(),
-    cut: await readCut(reach.ids),
+    cut: await readCut(),
   };
   return {
     institutionIds: reach.ids,

@@ -23,14 +23,14 @@ import { asOneRosterError, OneRosterError, statusPayload } from "@/lib/oneroster
 import { logAccess } from "@/lib/server/audit/log-access";
 import { database } from "@/lib/server/db/database";
 import { configurationForRecord, recordFilterByRole } from "@/lib/server/data-api/privacy";
-import { PEOPLE_SQL, timeSafeHorizonSql, type TPersonColumns } from "@/lib/server/data-api/query-events";
+import { PEOPLE_SQL, TIME_SAFE_MOMENT_SQL, type TPersonColumns } from "@/lib/server/data-api/query-events";
 import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
 import { pairwiseIds, type TPairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { log } from "@/lib/server/log.mjs";
 import { PROFILE_ROLES, type TPersonalAttribute } from "@/lib/validations/data-api";
 import { resolveOneRosterReach, type TOneRosterReach } from "./resolve-oneroster-reach";
 import { collectionDef, rosteringRoute, SELECTABLE_FIELDS, type TCollectionDef, type TCondition, type TObjectKind, type TPathId, type TRosteringRoute } from "./rostering-routes";
-import { BASE_PARAMS, fieldMapFor, READ_BY_INSTITUTION, sourceSql, TOMBSTONE_DAYS, type TFieldContext, type TFieldMapName } from "./rostering-sources";
+import { BASE_PARAMS, fieldMapFor, READ_BY_INSTITUTION, sourceSql, TOMBSTONE_DAYS, tombstoneCountSql, type TFieldContext, type TFieldMapName } from "./rostering-sources";
 import { bearerChallenge, requireScope, verifyOneRosterBearer, type TOneRosterClient } from "./verify-bearer";
 
 /** The largest page served; a larger `limit` is served this many (lib/oneroster/paging.ts). */
@@ -85,7 +85,7 @@ function boundId(params: unknown[], ids: TReadContext["ids"]) {
   };
 }
 
-/** The parameters every source reads ($1 institutions, $2 cut, $3 tombstone floor). */
+/** The parameters every source reads ($1 institutions, $2 the moment T, $3 the tombstone floor). */
 function baseParams(context: TReadContext): unknown[] {
   const floor = new Date(Date.now() - TOMBSTONE_DAYS * 86_400_000);
   const params = [context.reach.ids, context.cut, floor.toISOString()];
@@ -147,11 +147,14 @@ async function checkParents(context: TReadContext, route: TRosteringRoute): Prom
   }
 }
 
-/** The cut of this request's reads: a feed position time-safe as the Data API's min_date (docs/decisions/013). */
-export async function readCut(institutionIds: readonly string[]): Promise<string> {
-  if (institutionIds.length === 0) return "0";
-  const [row] = await database().sql.query<{ xmin: string }>(timeSafeHorizonSql("$1"), [institutionIds]);
-  return String(row!.xmin);
+/**
+ * The moment T every statement of this request reads the data as of (docs/decisions/013's T): its
+ * own statement, before them, so each transaction that started before T had ended when they take
+ * their snapshots. Text with microseconds, bound as timestamptz.
+ */
+export async function readCut(): Promise<string> {
+  const [row] = await database().sql.query<{ at: string }>(`SELECT to_char(t.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at FROM (${TIME_SAFE_MOMENT_SQL}) t`);
+  return row!.at;
 }
 
 // ---------------------------------------------------------------- shaping a page
@@ -393,21 +396,19 @@ async function countMatches(statement: TStatement, where: readonly string[], par
  * X-Total-Count of a whole collection (or of one school's) from the counts maintained with the log
  * (EventCount.live: records whose latest event is not a delete), plus the deletes still shown:
  * a read of index entries, whatever the number of records. The live counts are those of now, the
- * page's rows those of the cut (about a second earlier): a record written in between may be
- * counted before it is listed.
+ * page's rows those of T (about a second earlier): a record written in between may be counted
+ * before it is listed.
  */
 async function countMaintained(counted: NonNullable<TCollectionDef["counted"]>, institutionId: TPathId | null, params: unknown[]): Promise<number> {
   // A school of the path (its id was checked to name one of the read's schools: checkParents).
-  const institution = institutionId ? `AND c."institutionId" = $${params.push(institutionId.value)}::uuid` : "";
-  const entities = `$${params.push(counted.entities)}::text[]::"EntityName"[]`;
+  const institution = institutionId ? `$${params.push(institutionId.value)}::uuid` : null;
+  const entityList = `$${params.push(counted.entities)}`;
   const role = counted.role ? `$${params.push(counted.role)}::text` : null;
   const [row] = await database().sql.query<{ n: string }>(
     `SELECT (SELECT coalesce(sum(c.live), 0) FROM "EventCount" c
-              WHERE c."institutionId" = ANY($1::uuid[]) ${institution} AND c.entity = ANY(${entities})${role ? ` AND c.role = ${role}` : ""})
-          + (SELECT count(*) FROM "ChangeEvent" c
-              WHERE c."institutionId" = ANY($1::uuid[]) ${institution} AND c.entity = ANY(${entities}) AND c.kind = 'delete'
-                AND c."occurredAt" >= $3::timestamptz AND c.txid < $2::bigint AND (c."supersededTxid" IS NULL OR c."supersededTxid" >= $2::bigint)
-                ${role ? `AND c.record->>'perfil' = ${role}` : ""}) AS n`,
+              WHERE c."institutionId" = ANY($1::uuid[])${institution ? ` AND c."institutionId" = ${institution}` : ""}
+                AND c.entity = ANY(${entityList}::text[]::"EntityName"[])${role ? ` AND c.role = ${role}` : ""})
+          + (${tombstoneCountSql(entityList, role, institution)}) AS n`,
     params,
   );
   return Number(row!.n);
@@ -442,7 +443,7 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   const paging = route.single ? null : parsePaging(query.get("limit"), query.get("offset"), { maxLimit: MAX_LIMIT });
 
   const [reach, ids] = await Promise.all([resolveOneRosterReach(client), pairwiseIds({ kind: "application", id: client.applicationId })]);
-  const context: TReadContext = { applicationId: client.applicationId, reach, ids, baseUrl: hubBaseUrl(), cut: await readCut(reach.ids) };
+  const context: TReadContext = { applicationId: client.applicationId, reach, ids, baseUrl: hubBaseUrl(), cut: await readCut() };
   await checkParents(context, route);
 
   const statement = statementFor(context, route);

@@ -1,17 +1,19 @@
 // Where each OneRoster collection's rows come from, as SQL, and the field map its `filter` and
 // `sort` compile against (lib/oneroster/filter-compile.ts). OneRoster is a view of the Data API's
 // event log, not a copy (docs/decisions/040-oneroster-as-a-view-of-the-feed.md): a record's state is
-// its latest event below the read's cut, its `dateLastModified` that event's time, and a delete
-// within the retention window is the record with `status: tobedeleted`.
+// its latest event before the read's moment T, its `dateLastModified` that event's time, and a
+// delete within the retention window is the record with `status: tobedeleted`.
 //
 // Every source reads the same three parameters, bound first by the caller:
 //   $1 uuid[]      the institutions the application reads (resolve-oneroster-reach.ts)
-//   $2 bigint      the cut: a feed position (docs/decisions/013, time-safe), the same for every
-//                  statement of one request
+//   $2 timestamptz T, the read's moment (TIME_SAFE_MOMENT_SQL, decision 013), taken by an earlier
+//                  statement of the same request: every transaction that started before T had
+//                  ended then, and every one still to commit stamps its events at T or later
 //   $3 timestamptz deletes older than this are no longer shown
 // and names its columns alike: sid (the Hub's id, text), deleted, modified, inst (the institution).
 import { createHash } from "node:crypto";
 import type { TFieldMap, TFieldSpec } from "@/lib/oneroster/field-map";
+import { feedFloorSql } from "@/lib/server/data-api/query-events";
 
 /** How long a deleted record is still shown as `tobedeleted` (docs/oneroster.md). */
 export const TOMBSTONE_DAYS = 30;
@@ -26,12 +28,26 @@ export type TInstitutionScope = { kind: "all" } | { kind: "one"; sql: string };
 const ALL: TInstitutionScope = { kind: "all" };
 const institutionCondition = (column: string, scope: TInstitutionScope) => (scope.kind === "all" ? `${column} = ANY($1::uuid[])` : `${column} = ${scope.sql}`);
 
-/** The latest event below the cut of each record of `entities` (an SQL condition on e.entity). */
+/**
+ * Each record's latest event before T (of `entities`, an SQL condition on e.entity). An event
+ * before T is committed (its transaction started before T, so it had ended), and it is the
+ * record's latest before T unless the event that superseded it is before T too. That one's
+ * transaction took its id after the feed clock's entry for T only if it started after about T
+ * (decision 018): only the few events superseded since then are looked at.
+ */
 function current(entities: string, scope: TInstitutionScope): string {
   return `SELECT e.* FROM "ChangeEvent" e
    WHERE ${institutionCondition(`e."institutionId"`, scope)} AND e.entity ${entities}
-     AND e.txid < $2::bigint AND (e."supersededTxid" IS NULL OR e."supersededTxid" >= $2::bigint)
+     AND e."occurredAt" < $2::timestamptz
+     AND (e."supersededTxid" IS NULL OR (e."supersededTxid" >= ${feedFloorSql("$2")}
+          AND NOT EXISTS (SELECT 1 FROM "ChangeEvent" n WHERE n."recordId" = e."recordId" AND n.txid = e."supersededTxid" AND n."occurredAt" < $2::timestamptz)))
      AND (e.kind <> 'delete' OR e."occurredAt" >= $3::timestamptz)`;
+}
+
+/** The deletes still shown (tobedeleted) of `entities` (text[] parameter) of a role, if given: X-Total-Count adds them to the live counts. */
+export function tombstoneCountSql(entities: string, role: string | null, institution: string | null): string {
+  return `SELECT count(*) FROM (${current(`= ANY(${entities}::text[]::"EntityName"[])`, ALL)}) e
+   WHERE e.kind = 'delete' AND e."occurredAt" >= $3::timestamptz${institution ? ` AND e."institutionId" = ${institution}` : ""}${role ? ` AND e.record->>'perfil' = ${role}` : ""}`;
 }
 
 const BASE_COLUMNS = `e."recordId"::text AS sid, e.kind = 'delete' AS deleted, e."occurredAt" AS modified, e."institutionId"::text AS inst`;
@@ -45,11 +61,11 @@ export const courseIdSql = (inst: string, period: string, grade: string) =>
 
 const SOURCES = {
   // Institutions are not in the event log: their row is their state (they are not deleted while
-  // they hold data). The cut and the floor are bound all the same, and named, so every source
+  // they hold data). The moment and the floor are bound all the same, and named, so every source
   // takes the same three parameters.
   orgs: (scope: TInstitutionScope) => `SELECT i.id::text AS sid, false AS deleted, i."updatedAt" AS modified, i.id::text AS inst, i.name,
       CASE WHEN i.kind = 'school' THEN 'school' ELSE 'district' END AS type, i."parentId"::text AS parent,
-      $2::bigint AS cut, $3::timestamptz AS floor
+      $2::timestamptz AS moment, $3::timestamptz AS floor
     FROM "Institution" i WHERE ${institutionCondition("i.id", scope)}`,
   academicSessions: (scope: TInstitutionScope) => `SELECT ${BASE_COLUMNS}, e.record->>'nome' AS title, e.record->>'inicio' AS start_date,
       e.record->>'fim' AS end_date, e.record->>'codigo' AS code
