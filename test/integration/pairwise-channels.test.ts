@@ -1,7 +1,7 @@
 // Acceptance (issue #14, point 2): two applications of different edtechs and a tool see the same
 // people. No identifier of a person, profile, link or person event appears in the outputs of two
 // partners (Data API page, redirect, token response, id_token and access token claims, user info,
-// launch form), while one application's ids agree across its own channels and the ids it sends
+// launch form, OneRoster users and enrollments (issue #43)), while one application's ids agree across its own channels and the ids it sends
 // back (Data API user_id, x-relationship-id) are accepted, and another application's refused.
 // Everything goes through the route handlers, as a partner calls them.
 import { decodeJwt } from "jose";
@@ -9,6 +9,9 @@ import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as dataGet } from "@/app/manager/v1/data/[orgId]/route";
 import { GET as summaryGet } from "@/app/manager/v1/summary/[orgId]/route";
+import { POST as oneRosterTokenPost } from "@/app/ims/oneroster/token/route";
+import { readRostering } from "@/lib/server/oneroster/read-rostering";
+import { waitForOneRosterCut } from "@/test/fixtures/oneroster";
 import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { createApiKey } from "@/lib/server/api-keys/create-api-key";
@@ -36,6 +39,7 @@ interface TAppOutputs {
   idTokenSub: string;
   accessTokenSub: string;
   userInfo: { sub: string; user_id: string };
+  oneRoster: { users: { sourcedId: string; userMasterIdentifier: string }[]; enrollments: { sourcedId: string; user: { sourcedId: string } }[] };
 }
 
 let s: TSchool;
@@ -70,6 +74,19 @@ async function signIn(app: TTestApp, profileId: string): Promise<{ location: URL
   return { location, tokenText, accessToken: tokens.access_token, idToken: tokens.id_token };
 }
 
+/** A OneRoster collection as the application reads it (client credentials token, then the REST binding). */
+async function oneRoster(app: TTestApp, collection: string): Promise<string> {
+  const tokenRequest = new NextRequest(new URL("/ims/oneroster/token", TEST_ISSUER), {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64")}` },
+    body: "grant_type=client_credentials",
+  });
+  const { access_token } = (await (await oneRosterTokenPost(tokenRequest)).json()) as { access_token: string };
+  const answer = await readRostering({ segments: [collection], query: new URLSearchParams({ limit: "1000" }), authorization: `Bearer ${access_token}` });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return JSON.stringify(answer.body);
+}
+
 function userInfo(accessToken: string, relationshipId?: string): Promise<Response> {
   return hubFetch(`${TEST_ISSUER}/users/v1/users/info`, {
     headers: { authorization: `Bearer ${accessToken}`, ...(relationshipId ? { "x-relationship-id": relationshipId } : {}) },
@@ -88,10 +105,16 @@ beforeAll(async () => {
     await db().edtechLink.create({ data: { institutionId: s.networkId, edtechId: app.edtechId } });
     await grantApplication(s.networkId, app.id, ["nome_usuario", "email_usuario"], ["email_usuario"]);
     const { key } = await createApiKey({ applicationId: app.id, name: "teste" });
-    apps.push({ app, key, texts: {}, data: { dados: {} }, userId: "", idTokenSub: "", accessTokenSub: "", userInfo: { sub: "", user_id: "" } });
+    await db().applicationAccess.updateMany({ where: { applicationId: app.id }, data: { oneRoster: true } });
+    apps.push({ app, key, texts: {}, data: { dados: {} }, userId: "", idTokenSub: "", accessTokenSub: "", userInfo: { sub: "", user_id: "" }, oneRoster: { users: [], enrollments: [] } });
   }
   await waitForVisibleEvents();
+  await waitForOneRosterCut();
   for (const out of apps) {
+    const users = await oneRoster(out.app, "users");
+    const enrollments = await oneRoster(out.app, "enrollments");
+    out.texts.oneRoster = `${users}\n${enrollments}`;
+    out.oneRoster = { users: (JSON.parse(users) as TAppOutputs["oneRoster"]).users, enrollments: (JSON.parse(enrollments) as TAppOutputs["oneRoster"]).enrollments };
     const data = await dataApi(s.schoolId, out.key);
     expect(data.status).toBe(200);
     out.texts.data = data.text;
@@ -186,6 +209,18 @@ describe("pairwise identifiers across partners", () => {
       for (const e of out.data.dados.responsavelAluno!) expect([e.registro.alunoId, e.registro.responsavelId].every((id) => profileIds.has(id))).toBe(true);
       // One person, one pessoaId per application, whatever the profile.
       expect(new Set(teacherRecords.map((e) => e.registro.pessoaId)).size).toBe(1);
+      // OneRoster: the signed-in profile is a user whose sourcedId is the sub, and whose
+      // userMasterIdentifier is the Data API's pessoaId; enrollments name the same users.
+      const user = out.oneRoster.users.find((u) => u.sourcedId === out.userId);
+      expect(user, "the sign-in's sub is a OneRoster user").toBeDefined();
+      expect(user!.userMasterIdentifier).toBe(teacherRecords[0]!.registro.pessoaId);
+      // Every profile of the school's Data API read is a OneRoster user of the same id (OneRoster reads the whole network).
+      const oneRosterIds = new Set(out.oneRoster.users.map((u) => u.sourcedId));
+      expect([...profileIds].filter((id) => !oneRosterIds.has(id))).toEqual([]);
+      const links = new Set([...out.data.dados.turmaAluno!, ...out.data.dados.disciplinaProfessor!].map((e) => e.registro.id));
+      const schoolEnrollments = out.oneRoster.enrollments.filter((e) => profileIds.has(e.user.sourcedId));
+      expect(schoolEnrollments.length).toBeGreaterThan(0);
+      for (const e of schoolEnrollments) expect(links.has(e.sourcedId)).toBe(true);
     }
   });
 
