@@ -27,11 +27,11 @@ export default defineConfig({
     },
   },
   // The browser suite first; then the specs that load the machine or start servers of their own
-  // (outages, shutdown), so they cannot slow the others; then the fuzz run, alone, because it checks
-  // that nothing it sent changed the school data.
+  // (outages, shutdown, three instances behind HAProxy), so they cannot slow the others; then the
+  // fuzz run, alone, because it checks that nothing it sent changed the school data.
   projects: [
-    { name: "browser", testIgnore: [/operations\.spec/, /database-outage\.spec/, /fuzz\.spec/] },
-    { name: "operations", testMatch: [/operations\.spec/, /database-outage\.spec/], dependencies: ["browser"] },
+    { name: "browser", testIgnore: [/operations\.spec/, /database-outage\.spec/, /fleet\.spec/, /fuzz\.spec/] },
+    { name: "operations", testMatch: [/operations\.spec/, /database-outage\.spec/, /fleet\.spec/], dependencies: ["browser"] },
     { name: "fuzz", testMatch: /fuzz\.spec/, dependencies: ["operations"] },
   ],
   webServer: {

@@ -3,6 +3,7 @@
 // Runs against PGlite, or against PostgreSQL when DATABASE_URL is set.
 // `npm test -- --only=vitest` (or lint, typecheck, e2e) runs one stage.
 import { chromiumCandidates, chromiumPath } from "./lib/chromium.mjs";
+import { HAPROXY_MISSING, haproxyPath } from "./lib/haproxy.mjs";
 import { ensureBuilt, ensureGenerated, ensureInstalled, run, runTogether } from "./lib/steps.mjs";
 
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
@@ -37,6 +38,11 @@ if (stage("e2e")) {
   Install Debian's Chromium:   sudo apt-get update && sudo apt-get install -y chromium-headless-shell
   or point CHROMIUM_PATH at a Chromium/Chrome binary, then run npm test again.
   (Playwright cannot download its own browser on this network.)`);
+    process.exit(1);
+  }
+  // On PostgreSQL the suite runs three instances behind HAProxy (e2e/fleet.spec.ts): without it, fail now.
+  if (process.env.DATABASE_URL && !haproxyPath()) {
+    console.error(`\n✗ ${HAPROXY_MISSING}`);
     process.exit(1);
   }
   ensureBuilt({ typechecked: stage("typecheck") });
