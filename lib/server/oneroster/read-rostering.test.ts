@@ -13,6 +13,7 @@ import { db } from "@/lib/server/db/database";
 import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { linkGuardian } from "@/lib/server/school-data/link-guardian";
 import { unenrollStudent } from "@/lib/server/school-data/unenroll-student";
+import { updatePerson } from "@/lib/server/school-data/update-person";
 import { setupTestDatabase } from "@/test/database";
 import { createSchool, type TSchool } from "@/test/fixtures/launch";
 import { createTestApp, TEST_ISSUER, type TTestApp } from "@/test/fixtures/oauth";
@@ -261,11 +262,22 @@ describe("classes, courses, sessions and enrollments", () => {
 
 describe("demographics", () => {
   it("only with its scope, and the birth date only where the school shares it in plain", async () => {
-    const demographics = await tokenFor(a.app, `${SCOPE}roster-demographics.readonly`);
-    expect((await get(demographics, "users")).status).toBe(403);
-    const answer = await get(demographics, "demographics");
-    expect(answer.status).toBe(200);
-    expect(list(answer, "demographics").length).toBeGreaterThan(0);
+    const person = await db().profile.findUniqueOrThrow({ where: { id: s.student.id }, select: { personId: true } });
+    await updatePerson({ personId: person.personId, changes: { birthDate: "2012-03-04" } });
+    // Application B receives the birth date anonymised: a pseudonym is no date, so none is sent.
+    await db().applicationAccess.updateMany({ where: { applicationId: b.app.id, institutionId: s.networkId }, data: { anonymizedAttributes: ["email_usuario", "idade"] } });
+    await waitForOneRosterCut();
+    const onlyDemographics = await tokenFor(a.app, `${SCOPE}roster-demographics.readonly`);
+    expect((await get(onlyDemographics, "users")).status).toBe(403);
+    const idsA = await pairwiseIds({ kind: "application", id: a.app.id });
+    const idsB = await pairwiseIds({ kind: "application", id: b.app.id });
+    expect((await get(onlyDemographics, `demographics/${idsA.toPartner(s.student.id)}`)).body.demographics).toMatchObject({ birthDate: "2012-03-04", status: "active" });
+    const forB = (await get(b.token, `demographics/${idsB.toPartner(s.student.id)}`)).body.demographics as Record<string, unknown>;
+    expect(forB).toMatchObject({ sourcedId: idsB.toPartner(s.student.id) });
+    expect(forB).not.toHaveProperty("birthDate");
+    // Nor can B find it by filtering on it.
+    expect(list(await get(b.token, `demographics?filter=${encodeURIComponent("birthDate='2012-03-04'")}`), "demographics")).toEqual([]);
+    expect(list(await get(a.token, `demographics?filter=${encodeURIComponent("birthDate='2012-03-04'")}`), "demographics")).toHaveLength(1);
   });
 });
 
