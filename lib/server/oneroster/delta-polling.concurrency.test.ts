@@ -94,12 +94,12 @@ describe.runIf(!!process.env.DATABASE_URL)("OneRoster delta reads while writers 
     await late;
     // C opens about a second after a moment between E0's and E1's starts, and stays open while the
     // client reads: the read's T (C's start less a second) falls between them.
-    const [{ e0At, e1At }] = await t.db.prisma.$queryRawUnsafe<{ e0At: Date; e1At: Date }[]>(
+    const [starts] = await t.db.prisma.$queryRawUnsafe<{ e0At: Date; e1At: Date }[]>(
       `SELECT (SELECT min("occurredAt") FROM "ChangeEvent" WHERE "recordId" = $1::uuid) AS "e0At", (SELECT min("occurredAt") FROM "ChangeEvent" WHERE "recordId" = $2::uuid) AS "e1At"`,
       e0.id,
       e1.id,
     );
-    await sleep(Math.max(0, (e0At.getTime() + e1At.getTime()) / 2 + 1000 - Date.now()));
+    await sleep(Math.max(0, (starts!.e0At.getTime() + starts!.e1At.getTime()) / 2 + 1000 - Date.now()));
     let closeC!: () => void;
     const cClosed = new Promise<void>((resolve) => (closeC = resolve));
     const c = t.db.prisma.$transaction(
