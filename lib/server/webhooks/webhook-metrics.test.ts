@@ -23,11 +23,12 @@ const settings = { ...DEFAULT_DELIVERY_SETTINGS, worker: "test", allowPrivateNet
 
 /** A sample of a metric (a histogram's `_sum` or `_count` by that name), summed over the labels not given. */
 async function value(name: string, labels: Record<string, string>): Promise<number> {
-  const metric = metricsRegistry().getSingleMetric(name.replace(/_(sum|count)$/, ""));
+  const part = /_(sum|count)$/.test(name) ? name : null;
+  const metric = metricsRegistry().getSingleMetric(part ? name.replace(/_(sum|count)$/, "") : name);
   if (!metric) return 0;
-  const { values } = await metric.get();
+  const { values } = (await metric.get()) as { values: Array<{ value: number; labels: object; metricName?: string }> };
   return values
-    .filter((v) => (v.metricName ?? metric.name) === (/_(sum|count)$/.test(name) ? name : (v.metricName ?? metric.name)))
+    .filter((v) => !part || v.metricName === part)
     .filter((v) => Object.entries(labels).every(([k, l]) => (v.labels as Record<string, unknown>)[k] === l))
     .reduce((sum, v) => sum + v.value, 0);
 }
