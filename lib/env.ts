@@ -18,6 +18,15 @@ const ZEnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgresql:// URL (leave it unset for the embedded database)")
     .optional(),
+  // Streaming replicas of DATABASE_URL, comma-separated: the reads that may lag use them
+  // (docs/decisions/042-read-replicas.md); a replica further behind than HUB_REPLICA_MAX_LAG_MS is
+  // not read until it catches up.
+  DATABASE_REPLICA_URL: z
+    .string()
+    .optional()
+    .transform((raw) => (raw ?? "").split(",").map((s) => s.trim()).filter(Boolean))
+    .refine((list) => list.every((url) => /^postgres(ql)?:\/\//.test(url)), "DATABASE_REPLICA_URL must be postgresql:// URLs, comma-separated"),
+  HUB_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   HUB_DATA_DIR: z.string().min(1).default(".data"),
   HUB_BASE_URL: z.url().optional(),
   HUB_SECRET: z.string().min(32, "HUB_SECRET must have at least 32 characters").optional(),
@@ -64,6 +73,7 @@ export function env(): TEnv {
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  if (e.DATABASE_REPLICA_URL.length > 0 && !e.DATABASE_URL) throw new Error("Invalid configuration:\n  DATABASE_REPLICA_URL: replicas need DATABASE_URL (their primary)");
   cached = {
     ...e,
     // The same rule server.mjs reads it by (lib/base-url.mjs), so its redirect to it cannot disagree.

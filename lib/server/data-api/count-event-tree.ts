@@ -1,7 +1,7 @@
-import { database } from "@/lib/server/db/database";
+import { database, type Database } from "@/lib/server/db/database";
 import type { TEntityName, TEventKind } from "@/lib/validations/data-api";
 import { eventConditions, eventKindSql, type TEventFilters } from "./query-events";
-import { countableFromMaintained, readMaintainedCounts, type TCountRow } from "./read-maintained-counts";
+import { countableFromMaintained, readMaintainedCounts, summarySource, type TCountRow } from "./read-maintained-counts";
 
 export type TCounts = Partial<Record<TEntityName, Partial<Record<TEventKind, number>>>>;
 
@@ -32,9 +32,11 @@ export async function countEventTree(options: {
   filters: Omit<TEventFilters, "institutionIds"> & { entities: TEntityName[]; kinds: TEventKind[] };
 }): Promise<{ tree: TSummaryNode; eventCount: number }> {
   const { subtree, filters } = options;
-  const rows = countableFromMaintained(filters)
-    ? await readMaintainedCounts({ institutionIds: subtree.map((i) => i.id), filters })
-    : await groupEvents({ institutionIds: subtree.map((i) => i.id), filters });
+  const institutionIds = subtree.map((i) => i.id);
+  const maintained = countableFromMaintained(filters);
+  // A replica when the request may lag and one can answer as the primary would (summarySource).
+  const source = await summarySource({ institutionIds, view: filters.view, maintained });
+  const rows = maintained ? await readMaintainedCounts({ institutionIds, filters, source }) : await groupEvents({ institutionIds, filters, source });
 
   const zero = (): TCounts => Object.fromEntries(filters.entities.map((e) => [e, Object.fromEntries(filters.kinds.map((k) => [k, 0]))]));
   const nodes = new Map<string, TSummaryNode>();
@@ -59,13 +61,15 @@ export async function countEventTree(options: {
 export async function groupEvents(options: {
   institutionIds: string[];
   filters: Omit<TEventFilters, "institutionIds">;
+  /** The server to read; the primary by default. */
+  source?: Database;
 }): Promise<TCountRow[]> {
   const { filters } = options;
   const params: unknown[] = [options.institutionIds];
   const where = ['e."institutionId" = ANY($1::uuid[])', ...eventConditions(filters, params)];
   // The kind as the application's feed shows it (query-events.ts, eventKindSql).
   const kind = (filters.view && eventKindSql(filters.view, (value) => `$${params.push(value)}`)) ?? "e.kind::text";
-  const rows = await database().sql.query<{ institutionId: string; entity: TEntityName; kind: TEventKind; n: string }>(
+  const rows = await (options.source ?? database()).sql.query<{ institutionId: string; entity: TEntityName; kind: TEventKind; n: string }>(
     `SELECT e."institutionId", e.entity::text AS entity, ${kind} AS kind, count(*)::text AS n
        FROM "ChangeEvent" e WHERE ${where.join(" AND ")} GROUP BY 1, 2, 3`,
     params,

@@ -1,7 +1,8 @@
 // The Data API's hot path: one SQL statement per page over ChangeEvent, in (txid, seq) order, cut
 // at the snapshot horizon so paging never skips an event whose transaction commits late
 // (docs/decisions/003-gap-free-paging.md).
-import { database } from "@/lib/server/db/database";
+import { database, type Database } from "@/lib/server/db/database";
+import { readPrimaryFromNowOn } from "@/lib/server/db/replicas";
 import { Role } from "@/lib/generated/prisma/enums";
 import type { TEntityName, TEventKind, TPersonalAttribute } from "@/lib/validations/data-api";
 import { ENTITY_NAMES, EVENT_KINDS, PERSONAL_ATTRIBUTES } from "@/lib/validations/data-api";
@@ -127,6 +128,14 @@ function withPersonalValues(record: string, p: TPersonColumns): string {
  * grantedTxid takes the same value as its default.
  */
 export const HORIZON_SQL = `SELECT "hub_feed_horizon"() AS xmin`;
+
+/**
+ * Decision 013's moment T as a database function (prisma/migrations/20261201090000_feed_on_replicas):
+ * on the primary, the start of the oldest transaction of this database still running (or now),
+ * less a second; on a read replica, which cannot see the primary's sessions, the same value as the
+ * primary's last beat it replayed recorded it (docs/decisions/042-read-replicas.md).
+ */
+const TIME_SAFE_MOMENT = `SELECT "hub_time_safe_moment"() AS at`;
 
 /** The WHERE conditions shared by the list and the summary (parameters appended to `params`). */
 export function eventConditions(filters: Omit<TEventFilters, "institutionIds">, params: unknown[]): string[] {
@@ -276,8 +285,7 @@ export function timeSafeHorizonSql(ids: string): string {
  * every one still to commit stamps its events at T or later. Also OneRoster's cut
  * (lib/server/oneroster/rostering-sources.ts), which reads the state as of T.
  */
-export const TIME_SAFE_MOMENT_SQL = `SELECT LEAST(min(a.xact_start), now()) - interval '1 second' AS at FROM pg_stat_get_activity(NULL) a
-      WHERE a.datid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND a.xact_start IS NOT NULL`;
+export const TIME_SAFE_MOMENT_SQL = TIME_SAFE_MOMENT;
 
 interface TPageOptions {
   filters: TEventFilters;
@@ -285,6 +293,19 @@ interface TPageOptions {
   limit: number;
   /** The horizon of an earlier statement of the same read (a whole feed, streamed). */
   horizon?: string;
+  /** The server every statement of this read uses (a whole feed keeps its first one's); default database("may-lag"). */
+  source?: Database;
+}
+
+/**
+ * Whether a page read on `source` at `horizon` may differ from the primary's: a replica that has not
+ * ended every transaction below an application's grant may lack a supersede the grant's history
+ * depends on (decision 016), so such a read goes to the primary (docs/decisions/042-read-replicas.md).
+ * Without a grant, or on the primary, any horizon is right.
+ */
+function behindAGrant(source: Database, options: TPageOptions, horizon: string): boolean {
+  if (options.horizon !== undefined || !database().replicas?.isReplica(source)) return false;
+  return Object.values(options.filters.view?.grantedTxid ?? {}).some((g) => BigInt(g) > BigInt(horizon));
 }
 
 /**
@@ -376,13 +397,17 @@ function toPage<R extends TResultRow>(result: R[], limit: number, record: (row: 
 
 /** One page in one statement, its people included: one round trip (a page of the API). */
 export async function queryEvents(options: TPageOptions): Promise<TEventPage> {
+  const source = options.source ?? database("may-lag");
   const { sql, params } = buildEventPageQuery(options);
-  const result = await database().sql.query<TResultRow & TPersonColumns>(sql, params);
+  const result = await source.sql.query<TResultRow & TPersonColumns>(sql, params);
+  if (behindAGrant(source, options, result[0]!.horizon)) return queryEvents({ ...options, source: readPrimaryFromNowOn(database()) });
   return toPage(result, options.limit, (r) => (r.profileId === null ? r.record : withPersonalValues(r.record, r)));
 }
 
 /** A page whose usuario rows get their people's current values when `people` settles. */
 export interface TEventPageThenPeople extends TEventPage {
+  /** The server that answered: the read's next statements use it too. */
+  source: Database;
   /**
    * Settles when every usuario row's `record` carries its person's current values (set in
    * place, by a second statement on another connection). Until then those records are the
@@ -401,11 +426,13 @@ export interface TEventPageThenPeople extends TEventPage {
  * 5–6 ms slower.
  */
 export async function queryEventsThenPeople(options: TPageOptions): Promise<TEventPageThenPeople> {
+  const source = options.source ?? database("may-lag");
   const { sql, params } = buildEventPageQuery({ ...options, people: false });
   // Prepared: a whole feed runs this text once per chunk (thousands of times at a million
   // students), and PostgreSQL settles on a generic plan after five, instead of planning each
   // chunk's eleven-branch statement anew (about 3 ms of its time a chunk, docs/performance.md).
-  const result = await database().sql.query<TResultRow>(sql, params, { prepared: true });
+  const result = await source.sql.query<TResultRow>(sql, params, { prepared: true });
+  if (behindAGrant(source, options, result[0]!.horizon)) return queryEventsThenPeople({ ...options, source: readPrimaryFromNowOn(database()) });
   const page = toPage(result, options.limit, (r) => r.record);
   // page.rows[i] is the i-th row of the result that has an event.
   const found = result.filter((r) => r.id !== null);
@@ -413,7 +440,7 @@ export async function queryEventsThenPeople(options: TPageOptions): Promise<TEve
   const people = (async () => {
     if (usuario.length === 0) return;
     const profileIds = [...new Set(usuario.map((u) => u.profileId))];
-    const byProfile = new Map((await database().sql.query<TPersonColumns & { profileId: string }>(PEOPLE_SQL, [profileIds], { prepared: true })).map((p) => [p.profileId, p]));
+    const byProfile = new Map((await source.sql.query<TPersonColumns & { profileId: string }>(PEOPLE_SQL, [profileIds], { prepared: true })).map((p) => [p.profileId, p]));
     for (const { row, profileId } of usuario) {
       const person = byProfile.get(profileId);
       if (person) row.record = withPersonalValues(row.record, person);
@@ -421,5 +448,5 @@ export async function queryEventsThenPeople(options: TPageOptions): Promise<TEve
   })();
   // Awaited by the caller; a caller that has gone (a client that disconnected) never will.
   people.catch(() => undefined);
-  return { ...page, people };
+  return { ...page, people, source };
 }

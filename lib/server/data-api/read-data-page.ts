@@ -22,6 +22,8 @@ import { recordTextFilterByRole, toConfiguracao } from "./privacy";
 import { pairwiseIds, type TPairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { PERSON_ENTITIES, rewritePersonEvents } from "@/lib/server/privacy/pairwise-records";
 import { queryEvents, queryEventsThenPeople, type TEventRow } from "./query-events";
+import { database } from "@/lib/server/db/database";
+import { readsMayLag } from "@/lib/server/db/replicas";
 import { toEventFilters, withGlobalUserId } from "./to-event-filters";
 import { formatInZone } from "./time-zone";
 
@@ -117,9 +119,14 @@ async function prepareRead(options: TReadOptions) {
  * contract shows it) gets every matching event, streamed; a request with either gets one page.
  */
 export async function readData(options: TReadOptions): Promise<JsonText<TDataResponse> | JsonStream> {
-  const read = await prepareRead(options);
-  if (read.query.limit === undefined && read.query.cursor === undefined) return streamWholeFeed(read);
-  return (await pageOf(read)).body;
+  // The events may come from a replica; the key, the rules and the grants come from the primary
+  // (prepareRead reads them with database()), so a revoked key or access is refused at once
+  // (docs/decisions/042-read-replicas.md).
+  return readsMayLag(async () => {
+    const read = await prepareRead(options);
+    if (read.query.limit === undefined && read.query.cursor === undefined) return streamWholeFeed(read);
+    return (await pageOf(read)).body;
+  });
 }
 
 /**
@@ -127,7 +134,7 @@ export async function readData(options: TReadOptions): Promise<JsonText<TDataRes
  * rules for the key's application applied (`limit` defaults to 1000).
  */
 export async function readDataPage(options: TReadOptions): Promise<JsonText<TDataResponse>> {
-  return (await pageOf(await prepareRead(options))).body;
+  return readsMayLag(async () => (await pageOf(await prepareRead(options))).body);
 }
 
 /** A page of the feed with where it starts and ends, for a reader that keeps its own cursor. */
@@ -203,8 +210,10 @@ function streamWholeFeed(read: Awaited<ReturnType<typeof prepareRead>>): JsonStr
   const { log, timeZone, entities, filters, configuracao, registro, ids } = read;
   const order = DADOS_ORDER.filter((entity) => entities.includes(entity));
   let horizon: string | undefined;
+  // Chosen now, inside the request's scope: the chunks are read later, as the client pulls them.
+  let source = database("may-lag");
   const fetchChunk = (index: number, after: TCursorPosition | undefined) => {
-    const chunk = queryEventsThenPeople({ filters: { ...filters, entities: [order[index]!] }, after, limit: STREAM_CHUNK, horizon });
+    const chunk = queryEventsThenPeople({ filters: { ...filters, entities: [order[index]!] }, after, limit: STREAM_CHUNK, horizon, source });
     // Awaited on a later turn; if the client has gone by then, nobody will: never unhandled.
     chunk.catch(() => undefined);
     return { index, chunk };
@@ -220,6 +229,8 @@ function streamWholeFeed(read: Awaited<ReturnType<typeof prepareRead>>): JsonStr
       if (first) yield Buffer.from(`${index === 0 ? "" : ","}"${entity}":[`);
       const page = await pending.chunk;
       horizon ??= page.horizon;
+      // The first chunk may have moved to the primary (a replica behind a grant): the rest follow.
+      source = page.source;
       const last = page.rows.at(-1);
       const more = page.hasMore && last !== undefined;
       // The next chunk's events are read while this chunk's people are looked up and it is written.

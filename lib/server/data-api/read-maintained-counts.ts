@@ -2,7 +2,8 @@
 // prisma/migrations/20261126140100_feed_clock_and_counts; docs/decisions/018-feed-clock-and-maintained-counts.md),
 // never a scan of the events. Equal to the GROUP BY of count-event-tree.ts with the same filters and
 // view (feed-equivalence.test.ts checks it on random histories).
-import { database } from "@/lib/server/db/database";
+import { database, type Database } from "@/lib/server/db/database";
+import { readPrimaryFromNowOn } from "@/lib/server/db/replicas";
 import { log } from "@/lib/server/log.mjs";
 import { Role } from "@/lib/generated/prisma/enums";
 import type { TEntityName, TEventKind } from "@/lib/validations/data-api";
@@ -51,6 +52,37 @@ function visibility(view: TFeedView): (role: string, mask: number) => boolean {
   };
 }
 
+/** The view's grants above 0 (the institutions whose history starts at a grant), by institution. */
+function grantsOf(institutionIds: string[], view: TFeedView | undefined): Map<string, string> {
+  const grants = new Map<string, string>();
+  if (view) {
+    for (const id of institutionIds) {
+      const g = view.grantedTxid[id];
+      if (g !== undefined && g !== "0") grants.set(id, g);
+    }
+  }
+  return grants;
+}
+
+/**
+ * The server a summary reads (docs/decisions/042-read-replicas.md): database("may-lag"), unless that
+ * is a replica that has not yet ended every transaction below one of the view's grants (the
+ * history before a grant depends on supersedes below it, decision 016) or, for the maintained
+ * counts, lacks a grant's counts (computed once, by a write, on the primary): then the primary.
+ */
+export async function summarySource(options: { institutionIds: string[]; view?: TFeedView; maintained: boolean }): Promise<Database> {
+  const primary = database();
+  const source = database("may-lag");
+  const grants = grantsOf(options.institutionIds, options.view);
+  if (source === primary || grants.size === 0) return source;
+  const [row] = await source.sql.query<{ ready: boolean }>(
+    `SELECT "hub_feed_horizon"() >= max(x.g)${options.maintained ? ` AND bool_and(EXISTS (SELECT 1 FROM "GrantCount" gc WHERE gc."institutionId" = x.i AND gc."grantedTxid" = x.g))` : ""} AS ready
+       FROM unnest($1::uuid[], $2::bigint[]) AS x(i, g)`,
+    [[...grants.keys()], [...grants.values()]],
+  );
+  return row?.ready ? source : readPrimaryFromNowOn(primary);
+}
+
 /** Delta rows beyond one per key, per institution, from which a read folds them. */
 const SCATTERED = 32;
 
@@ -66,6 +98,7 @@ function foldWhenScattered(totals: readonly { institutionId: string; rows: numbe
   for (const row of totals) extra.set(row.institutionId, (extra.get(row.institutionId) ?? 0) + row.rows - 1);
   const scattered = [...extra].filter(([, n]) => n >= SCATTERED).map(([id]) => id);
   if (scattered.length === 0) return;
+  // A write: on the primary, whichever server the summary read.
   database()
     .sql.query(`SELECT "hub_fold_counts"($1::uuid[])`, [scattered])
     .catch((error: unknown) => log().warn({ err: error, institutions: scattered.length }, "folding the event counts failed; the next summary tries again"));
@@ -81,9 +114,11 @@ function foldWhenScattered(totals: readonly { institutionId: string; rows: numbe
 export async function readMaintainedCounts(options: {
   institutionIds: string[];
   filters: Omit<TEventFilters, "institutionIds"> & { entities: TEntityName[]; kinds: TEventKind[] };
+  /** The server to read (summarySource); the primary by default. */
+  source?: Database;
 }): Promise<TCountRow[]> {
   const { institutionIds, filters } = options;
-  const sql = database().sql;
+  const sql = (options.source ?? database()).sql;
   const params: unknown[] = [institutionIds, filters.entities];
   // code_term narrows the entities with a period; the others (periodCode null) pass (query-events.ts).
   const period = (ref: number) => (filters.periodCode ? ` AND (c."periodCode" = $${ref} OR c."periodCode" IS NULL)` : "");
@@ -97,13 +132,7 @@ export async function readMaintainedCounts(options: {
   );
   foldWhenScattered(totals);
 
-  const grants = new Map<string, string>();
-  if (filters.view) {
-    for (const id of institutionIds) {
-      const g = filters.view.grantedTxid[id];
-      if (g !== undefined && g !== "0") grants.set(id, g);
-    }
-  }
+  const grants = grantsOf(institutionIds, filters.view);
   let below: (TKeyRow & { below: string; live: string })[] = [];
   if (grants.size > 0) {
     const ids = [...grants.keys()];
@@ -111,6 +140,7 @@ export async function readMaintainedCounts(options: {
     // The counts below each grant are fixed once the grant is made (decision 016): computed by the
     // first summary that needs them, then read. hub_grant_counts derives them from the maintained
     // counts and the events written and superseded since the grant, never the history below it.
+    // On a replica they are all there already (summarySource), so this writes nothing.
     await sql.query(
       `SELECT "hub_grant_counts"(x.i, x.g) FROM unnest($1::uuid[], $2::bigint[]) AS x(i, g)
         WHERE NOT EXISTS (SELECT 1 FROM "GrantCount" gc WHERE gc."institutionId" = x.i AND gc."grantedTxid" = x.g)`,

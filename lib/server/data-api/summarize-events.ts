@@ -7,6 +7,7 @@ import {
   requestedEntities,
   requestedKinds,
 } from "@/lib/validations/data-api";
+import { readsMayLag } from "@/lib/server/db/replicas";
 import { authorizeDataAccess } from "./authorize-data-access";
 import { countEventTree, type TSummaryNode } from "./count-event-tree";
 import { logDataAccess } from "./log-data-access";
@@ -28,6 +29,12 @@ export async function summarizeEvents(options: {
   orgId: string | undefined;
   searchParams: URLSearchParams;
 }): Promise<TSummaryNode> {
+  // The counts may come from a replica; the key, the rules and the grants from the primary
+  // (docs/decisions/042-read-replicas.md).
+  return readsMayLag(() => summarize(options));
+}
+
+async function summarize(options: Parameters<typeof summarizeEvents>[0]): Promise<TSummaryNode> {
   const input = queryInput(options.searchParams, PARAMETER_NAMES);
   const audit = { endpoint: "summary" as const, filters: input };
   const grant = await authorizeDataAccess({ apiKey: options.apiKey, orgId: options.orgId, audit });

@@ -11,12 +11,15 @@ import { env } from "@/lib/env";
 import { pgliteDriver, postgresDriver, type SqlDriver } from "@/lib/server/db/driver";
 import { ReleasingPrismaPg } from "@/lib/server/db/prisma-pg";
 import { describeDatabaseError } from "@/lib/server/db/unavailable";
+import { laggingReader, ReplicaSet } from "@/lib/server/db/replicas";
 import { observePool } from "@/lib/server/metrics/registry.mjs";
 
 export interface Database {
   prisma: PrismaClient;
   sql: SqlDriver;
   close(): Promise<void>;
+  /** The read replicas of this primary (PostgreSQL with DATABASE_REPLICA_URL), if any. */
+  replicas?: ReplicaSet;
 }
 
 export interface DatabaseOptions {
@@ -32,6 +35,12 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
   /** PostgreSQL: the pool's name in the metrics (hub_db_pool_*, docs/operations.md); an unnamed pool is not counted. */
   poolName?: string;
+  /** PostgreSQL: streaming replicas of `url` that reads which may lag can use (docs/decisions/042). */
+  replicaUrls?: string[];
+  /** With replicaUrls: a replica further behind than this is not read (default HUB_REPLICA_MAX_LAG_MS). */
+  maxReplicaLagMs?: number;
+  /** With replicaUrls: how often the primary's beat is written and the replicas' lag read (ms, default 1000). */
+  replicaBeatMs?: number;
 }
 
 /**
@@ -79,7 +88,24 @@ export function createDatabase(options: DatabaseOptions): Database {
     const pool = createPool(options.url, options);
     const prisma = new PrismaClient({ adapter: new ReleasingPrismaPg(pool) });
     const sql = postgresDriver(pool);
-    return { prisma, sql, close: async () => { await prisma.$disconnect(); await sql.close(); } };
+    const primary: Database = { prisma, sql, close: async () => { await replicas?.close(); await prisma.$disconnect(); await sql.close(); } };
+    const urls = options.replicaUrls ?? [];
+    const replicas = urls.length
+      ? new ReplicaSet(
+          primary,
+          urls.map((url, i) => {
+            // Named in the metrics by position and host, never by the URL (it holds the password).
+            const name = `replica${i + 1}-${new URL(url).host}`;
+            const replicaPool = createPool(url, { ...options, poolName: options.poolName ? name : undefined });
+            const replicaPrisma = new PrismaClient({ adapter: new ReleasingPrismaPg(replicaPool) });
+            const replicaSql = postgresDriver(replicaPool);
+            return { name, db: { prisma: replicaPrisma, sql: replicaSql, close: async () => { await replicaPrisma.$disconnect(); await replicaSql.close(); } } };
+          }),
+          { maxLagMs: options.maxReplicaLagMs ?? env().HUB_REPLICA_MAX_LAG_MS, beatMs: options.replicaBeatMs ?? 1000 },
+        )
+      : undefined;
+    if (replicas) primary.replicas = replicas;
+    return primary;
   }
   const dir = options.dataDir ?? "memory://";
   if (dir !== "memory://") mkdirSync(dir, { recursive: true });
@@ -100,12 +126,28 @@ const globalForDb = globalThis as unknown as { hubDatabase?: Database };
 /** The database the environment configures: DATABASE_URL, or PGlite under HUB_DATA_DIR. */
 export function configuredDatabase(): DatabaseOptions {
   const e = env();
-  return e.DATABASE_URL ? { url: e.DATABASE_URL, poolName: "primary" } : { dataDir: pgliteDataDir() };
+  return e.DATABASE_URL ? { url: e.DATABASE_URL, poolName: "primary", replicaUrls: e.DATABASE_REPLICA_URL } : { dataDir: pgliteDataDir() };
 }
 
-export function database(): Database {
+/**
+ * What a read needs of its server: "own-writes" (the default: writes, and every read that must see
+ * what was just written or what a manager just changed, such as keys and sharing rules) reads the
+ * primary; "may-lag" reads the replica chosen for the enclosing readsMayLag() scope
+ * (lib/server/db/replicas.ts), or the primary outside one or when no replica is within the bound.
+ */
+export type TReadNeed = "own-writes" | "may-lag";
+
+export function database(need: TReadNeed = "own-writes"): Database {
   globalForDb.hubDatabase ??= createDatabase(configuredDatabase());
-  return globalForDb.hubDatabase;
+  return need === "may-lag" ? laggingReader(globalForDb.hubDatabase) : globalForDb.hubDatabase;
+}
+
+/**
+ * Each read replica's lag in seconds at its last check (about every second): now − the primary's
+ * last beat it replayed; null when it cannot be read. Empty without replicas. For the metrics.
+ */
+export async function replicaLagSeconds(): Promise<Array<{ replica: string; seconds: number | null }>> {
+  return globalForDb.hubDatabase?.replicas?.lag() ?? [];
 }
 
 /** Makes `database()` return the given instance (tests, scripts). */
