@@ -1,6 +1,9 @@
 // What the webhook metrics show (docs/operations.md, "Webhooks"): a feed with an undelivered
 // event is in the backlog until its batch is delivered, a delivery is counted per endpoint with
-// how long its oldest event waited, and a failing feed is counted as failing.
+// how long its oldest event waited, and a failing feed is counted as failing. With traces on, a
+// delivered batch is a span of its own.
+import { trace } from "@opentelemetry/api";
+import { tracing } from "@opentelemetry/sdk-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
 import { db } from "@/lib/server/db/database";
@@ -62,6 +65,21 @@ describe("webhook metrics", () => {
     expect(await value("hub_webhook_delivery_lag_seconds", { endpoint: endpointId, le: "+Inf" })).toBe(lagCount + 1);
     expect(await value("hub_webhook_delivery_lag_seconds_sum", { endpoint: endpointId })).toBeGreaterThan(0);
     expect(await rowOf()).toMatchObject({ backlogCursors: 0, failingCursors: 0 });
+  });
+
+  it("is one span per claimed batch when traces are on, naming the endpoint and the result", async () => {
+    const exporter = new tracing.InMemorySpanExporter();
+    trace.setGlobalTracerProvider(new tracing.BasicTracerProvider({ spanProcessors: [new tracing.SimpleSpanProcessor(exporter)] }));
+    try {
+      await createPeriod({ institutionId: school, code: "2028", name: "2028", startsOn: "2028-02-01", endsOn: "2028-12-01" });
+      await db().webhookCursor.updateMany({ where: { endpointId }, data: { dueAt: new Date(0) } });
+      await expect.poll(() => deliverNextBatch(settings), { timeout: 10_000, interval: 100 }).toBe("delivered");
+      const delivered = exporter.getFinishedSpans().filter((span) => span.name === "webhook delivery" && span.attributes["hub.webhook.result"] === "delivered");
+      expect(delivered).toHaveLength(1);
+      expect(delivered[0]!.attributes).toMatchObject({ "hub.webhook.endpoint": endpointId, "hub.institution": school });
+    } finally {
+      trace.disable();
+    }
   });
 
   it("counts a failed delivery and the failing feed", async () => {
