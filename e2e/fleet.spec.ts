@@ -21,6 +21,7 @@ import { Webhook } from "standardwebhooks";
 import { expect, test } from "@playwright/test";
 import { closedPort } from "../test/tcp-proxy";
 import { serverSpawn } from "../scripts/lib/server-command.mjs";
+import { cpuSeconds } from "../bench/lib/load";
 import { HAPROXY_MISSING, haproxyConfig, haproxyPath } from "../scripts/lib/haproxy.mjs";
 import { signIn } from "./fixtures";
 
@@ -357,6 +358,10 @@ test("a school morning through HAProxy to three instances, one killed with SIGKI
   // --- The morning, with the second instance killed a third of the way in and started again 4 s later.
   t0 = performance.now();
   const load0 = os.loadavg()[0]!;
+  // CPU seconds of the instances' processes over the morning (the killed one's up to its kill, its successor's from its start).
+  const cpuOf = (i: TInstance) => (i.child && i.child.exitCode === null ? cpuSeconds(i.child.pid!) : 0);
+  const cpuStart = instances.reduce((sum, i) => sum + cpuOf(i), 0);
+  let cpuKilled = 0;
   const loops = [
     ...Array.from({ length: STUDENTS }, () => loop(studentVisit)),
     ...Array.from({ length: TEACHERS }, () => loop(teacherVisit)),
@@ -366,6 +371,7 @@ test("a school morning through HAProxy to three instances, one killed with SIGKI
   const chaos = (async () => {
     await sleep(KILL_AT_MS);
     killed.alive = false;
+    cpuKilled = cpuOf(killed);
     killAt = now();
     killed.child!.kill("SIGKILL");
     await sleep(RESTART_AFTER_MS);
@@ -376,6 +382,7 @@ test("a school morning through HAProxy to three instances, one killed with SIGKI
   const morning = sleep(MORNING_MS).then(() => (stop = true));
   const results = await Promise.allSettled([...loops, chaos, morning]);
   const loadEnd = os.loadavg()[0]!;
+  const hubCpu = instances.reduce((sum, i) => sum + cpuOf(i), 0) + cpuKilled - cpuStart;
   const morningMs = now();
   const thrown = results.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => String(r.reason));
 
@@ -446,7 +453,7 @@ test("a school morning through HAProxy to three instances, one killed with SIGKI
       "|---|---:|---:|---:|---:|",
       ...rows,
       "",
-      `answered by: ${perInstance}`,
+      `answered by: ${perInstance}; the instances' CPU over the morning ${hubCpu.toFixed(1)} s (${((hubCpu * 1000) / records.length).toFixed(1)} ms per request, ${((hubCpu * 1000) / visits.done).toFixed(1)} ms per visit; PostgreSQL not counted)`,
       `failed on the killed instance (in flight at the kill, or sent there before HAProxy marked it down): ${onKilled.length} (${onKilled.map((r) => `${r.family} ${r.status} at ${(r.start / 1000).toFixed(2)}–${(r.end / 1000).toFixed(2)} s`).join("; ") || "none"}); visits made again: ${visits.retried}`,
       `failed elsewhere: ${failedElsewhere.length}`,
       `HAProxy: ${haproxyLines.length} requests logged, ${haproxyRetried} retried on another instance before reaching the application`,
