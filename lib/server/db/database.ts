@@ -12,7 +12,7 @@ import { pgliteDriver, postgresDriver, type SqlDriver } from "@/lib/server/db/dr
 import { ReleasingPrismaPg } from "@/lib/server/db/prisma-pg";
 import { describeDatabaseError } from "@/lib/server/db/unavailable";
 import { laggingReader, ReplicaSet } from "@/lib/server/db/replicas";
-import { observePool } from "@/lib/server/metrics/registry.mjs";
+import { observePool, registerReplicaLagSource } from "@/lib/server/metrics/registry.mjs";
 
 export interface Database {
   prisma: PrismaClient;
@@ -138,7 +138,11 @@ export function configuredDatabase(): DatabaseOptions {
 export type TReadNeed = "own-writes" | "may-lag";
 
 export function database(need: TReadNeed = "own-writes"): Database {
-  globalForDb.hubDatabase ??= createDatabase(configuredDatabase());
+  if (!globalForDb.hubDatabase) {
+    globalForDb.hubDatabase = createDatabase(configuredDatabase());
+    // hub_db_replica_lag_seconds{replica} (docs/operations.md): the lag of the last check, read at scrape time.
+    if (globalForDb.hubDatabase.replicas) registerReplicaLagSource(async () => Object.fromEntries((await replicaLagSeconds()).flatMap((r) => (r.seconds === null ? [] : [[r.replica, r.seconds]]))));
+  }
   return need === "may-lag" ? laggingReader(globalForDb.hubDatabase) : globalForDb.hubDatabase;
 }
 
