@@ -12,7 +12,8 @@
 //
 // The OneRoster 1.2 pages (issue #43) are measured with the Data API's queries; `--only oneroster`
 // measures them alone (no Data API query, no walk) and writes --json/--plot only when given.
-// `--reuse` measures the databases an earlier run kept (migrated again, not seeded again).
+// `--reuse` measures the databases an earlier run kept (migrated again, not seeded again): give
+// both runs the same HUB_SECRET, which sealed the kept databases' secrets.
 //
 // DATABASE_URL names a server and a database to connect to for administration; the benchmark drops
 // and creates `--database`_<size> there for each size, prepares each (migrations, demo seed), builds
