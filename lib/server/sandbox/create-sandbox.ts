@@ -1,7 +1,8 @@
 // An edtech's sandbox network, on request: two generated schools with a period, subjects,
 // classes, students, teachers and guardians, all plainly fake (names "Fictício", e-mails at
 // sandbox.invalid, no CPF), written through the school-data services (so every row has its Data
-// API event), linked to the edtech with every application enabled and every active tool placed.
+// API event), linked to the edtech with every application enabled (Data API and OneRoster 1.2) and
+// every active tool placed.
 import { randomBytes } from "node:crypto";
 import { AppError } from "@/lib/errors";
 import { db } from "@/lib/server/db/database";
@@ -74,7 +75,7 @@ export async function createSandbox(options: { actorPersonId: string; edtechId: 
     await tx.edtechLink.create({ data: { institutionId: network.id, edtechId: edtech.id } });
     for (const application of edtech.applications) {
       // Everything shared, the age as a pseudonym: the sandbox shows both kinds of value.
-      await tx.applicationAccess.create({ data: { institutionId: network.id, applicationId: application.id, allowedAttributes: [...PERSONAL_ATTRIBUTES], anonymizedAttributes: ["idade"] } });
+      await tx.applicationAccess.create({ data: { institutionId: network.id, applicationId: application.id, allowedAttributes: [...PERSONAL_ATTRIBUTES], anonymizedAttributes: ["idade"], oneRoster: true } });
     }
     for (const tool of edtech.tools) await tx.placement.create({ data: { toolId: tool.id, institutionId: network.id, roles: ["aluno", "professor", "responsavel", "gestor"] } });
     await recordAudit(tx, {

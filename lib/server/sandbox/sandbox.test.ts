@@ -8,7 +8,10 @@ import { db } from "@/lib/server/db/database";
 import { authenticatePerson } from "@/lib/server/auth/authenticate-person";
 import { readDataPage, type TDataResponse } from "@/lib/server/data-api/read-data-page";
 import { setupTestDatabase } from "@/test/database";
-import { createPartner } from "@/test/fixtures/data-api";
+import { ALL_ONEROSTER_SCOPES } from "@/lib/oneroster/scopes";
+import { readRosteringAs } from "@/lib/server/oneroster/read-rostering";
+import { createPartner, type TPartner } from "@/test/fixtures/data-api";
+import { waitForOneRosterCut } from "@/test/fixtures/oneroster";
 import { createDeveloper, createOutsider, type TTestDeveloper } from "@/test/fixtures/developer";
 import { createSandbox, type TCreatedSandbox } from "./create-sandbox";
 import { generateSandboxChanges } from "./generate-sandbox-changes";
@@ -17,6 +20,7 @@ import { getSandboxes } from "./get-sandboxes";
 setupTestDatabase();
 let developer: TTestDeveloper;
 let created: TCreatedSandbox;
+let partner: TPartner;
 
 const read = async (key: string, cursor?: string): Promise<TDataResponse> =>
   (await readDataPage({ apiKey: key, orgId: created.institutionId, searchParams: new URLSearchParams({ limit: "1000", ...(cursor ? { cursor } : {}) }) })).parse();
@@ -25,7 +29,7 @@ beforeAll(async () => {
   process.env.HUB_SECRET = "sandbox-test-secret-0123456789abcdefgh";
   resetEnvCache();
   developer = await createDeveloper("Areia");
-  await createPartner("Areia", developer.edtechId);
+  partner = await createPartner("Areia", developer.edtechId);
   created = await createSandbox({ actorPersonId: developer.personId, edtechId: developer.edtechId });
 }, 60_000);
 
@@ -43,6 +47,16 @@ describe("a sandbox network", () => {
       expect(String(event.registro.email_usuario)).toMatch(/@sandbox\.invalid$/);
       expect(event.registro.cpf ?? null).toBeNull();
     }
+  });
+
+  it("is readable through OneRoster 1.2 too: its two schools and their students", async () => {
+    await waitForOneRosterCut();
+    const client = { applicationId: partner.applicationId, edtechId: developer.edtechId, clientId: "sandbox", scopes: new Set(ALL_ONEROSTER_SCOPES) };
+    const schools = await readRosteringAs(client, { segments: ["schools"], query: new URLSearchParams() });
+    expect(schools.status).toBe(200);
+    expect((schools.body as { orgs: { name: string }[] }).orgs.map((o) => o.name).sort(), JSON.stringify(schools.body)).toEqual(["Escola Sandbox Norte · Edtech Areia", "Escola Sandbox Sul · Edtech Areia"]);
+    const students = await readRosteringAs(client, { segments: ["students"], query: new URLSearchParams({ limit: "1000" }) });
+    expect((students.body as { users: unknown[] }).users).toHaveLength(40);
   });
 
   it("is one per edtech, and only for its members", async () => {
