@@ -216,7 +216,7 @@ describe("pairwise identifiers across partners", () => {
       expect(user!.userMasterIdentifier).toBe(teacherRecords[0]!.registro.pessoaId);
       // Every profile of the school's Data API read is a OneRoster user of the same id (OneRoster reads the whole network).
       const oneRosterIds = new Set(out.oneRoster.users.map((u) => u.sourcedId));
-      expect([...profileIds].filter((id) => !oneRosterIds.has(id))).toEqual([]);
+      expect([...profileIds].filter((id) => !oneRosterIds.has(String(id)))).toEqual([]);
       const links = new Set([...out.data.dados.turmaAluno!, ...out.data.dados.disciplinaProfessor!].map((e) => e.registro.id));
       const schoolEnrollments = out.oneRoster.enrollments.filter((e) => profileIds.has(e.user.sourcedId));
       expect(schoolEnrollments.length).toBeGreaterThan(0);

@@ -1,6 +1,8 @@
 // GET on the OneRoster 1.2 Rostering service: authorise, resolve what the application reads, run
 // the query language against the path's source, apply the sharing rule and the application's ids
 // to the page, shape the objects, write the access log. Errors are the binding's status payload.
+// The data statements ask database("may-lag"): inside readRostering's readsMayLag scope they read
+// one replica within the lag bound (or the primary); outside one (a CSV export) the primary.
 import { env } from "@/lib/env";
 import { parseFields } from "@/lib/oneroster/fields";
 import { compileFilter } from "@/lib/oneroster/filter-compile";
@@ -22,6 +24,7 @@ import { parseSortKey } from "@/lib/oneroster/sort";
 import { asOneRosterError, OneRosterError, statusPayload } from "@/lib/oneroster/status";
 import { logAccess } from "@/lib/server/audit/log-access";
 import { database } from "@/lib/server/db/database";
+import { readsMayLag } from "@/lib/server/db/replicas";
 import { configurationForRecord, recordFilterByRole } from "@/lib/server/data-api/privacy";
 import { PEOPLE_SQL, TIME_SAFE_MOMENT_SQL, type TPersonColumns } from "@/lib/server/data-api/query-events";
 import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
@@ -139,7 +142,7 @@ export const whereSql = (where: readonly string[]) => (where.length > 0 ? `WHERE
 async function checkParents(context: TReadContext, route: TRosteringRoute): Promise<void> {
   for (const parent of route.parents) {
     const statement = statementFor(context, { collection: collectionDef(parent.collection), where: parent.where ?? [], single: parent.id });
-    const [row] = await database().sql.query<{ found: boolean }>(
+    const [row] = await database("may-lag").sql.query<{ found: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM ${statement.from} ${whereSql(statement.where)}) AS found`,
       statement.params,
     );
@@ -153,7 +156,7 @@ async function checkParents(context: TReadContext, route: TRosteringRoute): Prom
  * their snapshots. Text with microseconds, bound as timestamptz.
  */
 export async function readCut(): Promise<string> {
-  const [row] = await database().sql.query<{ at: string }>(`SELECT to_char(t.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at FROM (${TIME_SAFE_MOMENT_SQL}) t`);
+  const [row] = await database("may-lag").sql.query<{ at: string }>(`SELECT to_char(t.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at FROM (${TIME_SAFE_MOMENT_SQL}) t`);
   return row!.at;
 }
 
@@ -165,7 +168,7 @@ const base = (row: TRow, sourcedId = row.sid) => ({ sourcedId, deleted: row.dele
 async function subjectsOfClasses(classIds: string[]): Promise<Map<string, { name: string; code: string | null }[]>> {
   const bySubject = new Map<string, { name: string; code: string | null }[]>();
   if (classIds.length === 0) return bySubject;
-  const rows = await database().sql.query<{ classId: string; name: string; code: string | null }>(
+  const rows = await database("may-lag").sql.query<{ classId: string; name: string; code: string | null }>(
     `SELECT DISTINCT st."classId"::text AS "classId", s.name, s.code FROM "SubjectTeacher" st JOIN "Subject" s ON s.id = st."subjectId"
       WHERE st."classId" = ANY($1::uuid[]) ORDER BY s.name`,
     [classIds],
@@ -180,7 +183,7 @@ async function subjectsOfClasses(classIds: string[]): Promise<Map<string, { name
 
 async function subjectsById(ids: string[]): Promise<Map<string, { name: string; code: string | null }>> {
   if (ids.length === 0) return new Map();
-  const rows = await database().sql.query<{ id: string; name: string; code: string | null }>(
+  const rows = await database("may-lag").sql.query<{ id: string; name: string; code: string | null }>(
     `SELECT id::text, name, code FROM "Subject" WHERE id = ANY($1::uuid[])`,
     [ids],
   );
@@ -191,7 +194,7 @@ async function subjectsById(ids: string[]): Promise<Map<string, { name: string; 
 async function agentsOf(profileIds: string[], reach: TOneRosterReach): Promise<Map<string, string[]>> {
   const agents = new Map<string, string[]>();
   if (profileIds.length === 0) return agents;
-  const rows = await database().sql.query<{ guardian: string; student: string }>(
+  const rows = await database("may-lag").sql.query<{ guardian: string; student: string }>(
     `SELECT g."guardianId"::text AS guardian, g."studentId"::text AS student FROM "GuardianStudent" g
        JOIN "Profile" a ON a.id = g."guardianId" JOIN "Profile" s ON s.id = g."studentId"
       WHERE (g."guardianId" = ANY($1::uuid[]) OR g."studentId" = ANY($1::uuid[]))
@@ -209,7 +212,7 @@ async function agentsOf(profileIds: string[], reach: TOneRosterReach): Promise<M
 /** The page's people, with the sharing rule of each one's institution and role applied. */
 async function peopleOf(rows: TRow[], context: TReadContext): Promise<Map<string, Record<string, unknown>>> {
   const live = rows.filter((row) => !row.deleted).map((row) => row.sid);
-  const people = live.length === 0 ? [] : await database().sql.query<TPersonColumns & { profileId: string }>(PEOPLE_SQL, [live], { prepared: true });
+  const people = live.length === 0 ? [] : await database("may-lag").sql.query<TPersonColumns & { profileId: string }>(PEOPLE_SQL, [live], { prepared: true });
   const byProfile = new Map(people.map((p) => [p.profileId, p]));
   const filters = new Map<string, ReturnType<typeof recordFilterByRole>>();
   const shown = new Map<string, Record<string, unknown>>();
@@ -371,13 +374,13 @@ async function readPage(
   const offset = `$${params.push(paging.offset)}`;
   const source = route.collection.source;
   if (!READ_BY_INSTITUTION[source]) {
-    return database().sql.query<TRow>(
+    return database("may-lag").sql.query<TRow>(
       `SELECT src.* FROM (${sourceSql(source)}) src ${whereSql(where)} ORDER BY ${order("src", key)} LIMIT ${limit} OFFSET ${offset}`,
       params,
     );
   }
   const each = `$${params.push(paging.offset + paging.limit)}`;
-  return database().sql.query<TRow>(
+  return database("may-lag").sql.query<TRow>(
     `SELECT s.* FROM unnest($1::uuid[]) AS r(id) CROSS JOIN LATERAL (
        SELECT src.*${key ? `, ${key} AS sort_key` : ""} FROM (${sourceSql(source, { kind: "one", sql: "r.id" })}) src ${whereSql(where)}
         ORDER BY ${order("src", key)} LIMIT ${each}) s
@@ -388,7 +391,7 @@ async function readPage(
 
 /** X-Total-Count by counting the query's matches. */
 async function countMatches(statement: TStatement, where: readonly string[], params: unknown[]): Promise<number> {
-  const [row] = await database().sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${statement.from} ${whereSql(where)}`, params);
+  const [row] = await database("may-lag").sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${statement.from} ${whereSql(where)}`, params);
   return row!.n;
 }
 
@@ -404,7 +407,7 @@ async function countMaintained(counted: NonNullable<TCollectionDef["counted"]>, 
   const institution = institutionId ? `$${params.push(institutionId.value)}::uuid` : null;
   const entityList = `$${params.push(counted.entities)}`;
   const role = counted.role ? `$${params.push(counted.role)}::text` : null;
-  const [row] = await database().sql.query<{ n: string }>(
+  const [row] = await database("may-lag").sql.query<{ n: string }>(
     `SELECT (SELECT coalesce(sum(c.live), 0) FROM "EventCount" c
               WHERE c."institutionId" = ANY($1::uuid[])${institution ? ` AND c."institutionId" = ${institution}` : ""}
                 AND c.entity = ANY(${entityList}::text[]::"EntityName"[])${role ? ` AND c.role = ${role}` : ""})
@@ -426,7 +429,7 @@ async function read(request: TRosteringRequest): Promise<TRosteringResponse> {
  */
 export async function readRosteringAs(client: TOneRosterClient, request: Omit<TRosteringRequest, "authorization">): Promise<TRosteringResponse> {
   try {
-    return await readAs(client, rosteringRoute(request.segments), request);
+    return await readsMayLag(() => readAs(client, rosteringRoute(request.segments), request));
   } catch (error) {
     return oneRosterRefusal(error, "OneRoster read failed");
   }
@@ -453,7 +456,7 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   if (filterAst) where.push(compileFilter(filterAst, fieldMap, statement.params));
   if (route.single) {
     parseSortKey(query.get("sort"), query.get("orderBy"), fieldMap); // checked, though one object has no order
-    const rows = await database().sql.query<TRow>(`SELECT src.* FROM ${statement.from} ${whereSql(where)} LIMIT 1`, statement.params);
+    const rows = await database("may-lag").sql.query<TRow>(`SELECT src.* FROM ${statement.from} ${whereSql(where)} LIMIT 1`, statement.params);
     if (rows.length === 0) throw new OneRosterError("unknownobject", `Unknown Object: ${JSON.stringify(route.single.value.slice(0, 64))}.`);
     const objects = selectFields(await shapePage(kind, rows, context), fields);
     writeAccessLog(loggedFilters(request), context, rows, objects, 200);
@@ -476,7 +479,9 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
 /** A GET of the Rostering service, answered: a page, one object, or the binding's status payload. */
 export async function readRostering(request: TRosteringRequest): Promise<TRosteringResponse> {
   try {
-    return await read(request);
+    // Its data statements may be read on a replica, all on the same server; the token and the
+    // sharing rules are read on the primary (docs/decisions/042-read-replicas.md).
+    return await readsMayLag(() => read(request));
   } catch (error) {
     return oneRosterRefusal(error, "OneRoster read failed");
   }
