@@ -14,6 +14,8 @@ export interface TFieldSpec {
   enumValues?: readonly string[];
   /** Default true. */
   sortable?: boolean;
+  /** The expression to sort by when it is not `sql` (an id filtered as text, sorted as the uuid its index orders). */
+  sortSql?: string;
   /** Default true. */
   filterable?: boolean;
   /**

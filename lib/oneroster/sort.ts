@@ -30,7 +30,7 @@ export function sortExpression(sort: string, fieldMap: TFieldMap): string {
   const spec = fieldSpec(fieldMap, sort);
   if (!spec) throw new OneRosterError("invaliddata", `Unknown sort field ${quoteInput(sort)}.`);
   if (spec.sortable === false) throw new OneRosterError("invaliddata", `Field ${quoteInput(sort)} cannot be used to sort.`);
-  return spec.sql;
+  return spec.sortSql ?? spec.sql;
 }
 
 /**

@@ -2,7 +2,7 @@
 // gap-free paging (decision 003) and min_date polling (decision 013) read through a hot standby of
 // the test cluster while writers commit on the primary, with the standby's replay paused and resumed
 // in the middle; a cursor taken on the primary continues on the replica; a replica past the lag
-// bound is not read. PostgreSQL only: PGlite has no server to replicate, so these are skipped there.
+// bound is not read. OneRoster's delta reads (issue #43) go through the same replica. PostgreSQL only: PGlite has no server to replicate, so these are skipped there.
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
@@ -19,6 +19,9 @@ import { setupTestDatabase } from "@/test/database";
 import { startReplica, type TestReplica } from "@/test/replica";
 import { createPartner, grantAccess, linkEdtech, type TPartner } from "@/test/fixtures/data-api";
 import { readData, readDataPage, type TDataResponse } from "./read-data-page";
+import { ALL_ONEROSTER_SCOPES } from "@/lib/oneroster/scopes";
+import { readRosteringAs } from "@/lib/server/oneroster/read-rostering";
+import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 
 const t = setupTestDatabase();
 const onPostgres = !!process.env.DATABASE_URL;
@@ -230,5 +233,52 @@ describe.runIf(onPostgres)("the Data API on a streaming replica, replay paused a
     const all = await allEventIds();
     expect(all.length).toBeGreaterThan(1_000);
     expect(all.filter((id) => !received.has(id))).toEqual([]);
+  }, 120_000);
+
+  it("OneRoster: a client polling dateLastModified> through the replica, replay paused and resumed, loses no user", async () => {
+    setDatabase(withReplicas);
+    await t.db.prisma.applicationAccess.updateMany({ where: { applicationId: partner.applicationId }, data: { oneRoster: true } });
+    await until(readsFromReplica, 20_000, "the replica to be within the bound");
+    const translate = await pairwiseIds({ kind: "application", id: partner.applicationId });
+    const client = { applicationId: partner.applicationId, edtechId: partner.edtechId, clientId: "replica", scopes: new Set(ALL_ONEROSTER_SCOPES) };
+    const received = new Set<string>();
+    let since: string | null = null;
+    /** Every page of users?filter=dateLastModified>'since' by dateLastModified, then since = the newest seen. */
+    const poll = async () => {
+      for (let offset = 0; ; offset += 1000) {
+        const query = new URLSearchParams({ sort: "dateLastModified", limit: "1000", offset: String(offset), ...(since ? { filter: `dateLastModified>'${since}'` } : {}) });
+        const answer = await readRosteringAs(client, { segments: ["users"], query });
+        expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(200);
+        const users = (answer.body as { users: { sourcedId: string; dateLastModified: string }[] }).users;
+        for (const user of users) {
+          received.add(translate.toGlobal(user.sourcedId)!);
+          if (!since || user.dateLastModified > since) since = user.dateLastModified;
+        }
+        if (users.length < 1000) return;
+      }
+    };
+    const pollFor = async (ms: number) => {
+      const end = Date.now() + ms;
+      while (Date.now() < end) {
+        await poll();
+        await sleep(150);
+      }
+    };
+    const short = writers(3, 60, "Aluno OneRoster");
+    await pollFor(1_000);
+    await replica.query(t.url!, "SELECT pg_wal_replay_pause()");
+    // Past the bound (1.5 s) the reads go to the primary; T comes from the server that answers.
+    await pollFor(2_500);
+    await replica.query(t.url!, "SELECT pg_wal_replay_resume()");
+    await pollFor(1_000);
+    await short.stop();
+    await until(readsFromReplica, 20_000, "the replica to catch up");
+    for (let i = 0; i < 3; i++) {
+      await sleep(800);
+      await poll();
+    }
+    const profiles = await t.db.prisma.profile.findMany({ where: { institutionId: schoolId }, select: { id: true } });
+    expect(profiles.length).toBeGreaterThan(20);
+    expect(profiles.filter((p) => !received.has(p.id))).toEqual([]);
   }, 120_000);
 });

@@ -4,6 +4,7 @@
 import type { TPairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { database } from "@/lib/server/db/database";
+import { readsMayLag } from "@/lib/server/db/replicas";
 import { hubBaseUrl, readCut, shapePage, statementFor, whereSql, writeAccessLog, type TReadContext, type TRow } from "./read-rostering";
 import { resolveOneRosterReach, resolveSubtreeReach } from "./resolve-oneroster-reach";
 import { collectionDef, type TCollectionName } from "./rostering-routes";
@@ -31,12 +32,15 @@ export async function openRosteringExport(viewer: TExportViewer): Promise<TRoste
     viewer.kind === "application"
       ? await Promise.all([resolveOneRosterReach(viewer), pairwiseIds({ kind: "application", id: viewer.applicationId })])
       : [await resolveSubtreeReach(viewer.institutionId), HUB_IDS];
+  // One server for the whole export, chosen once: a replica within the lag bound, or the primary.
+  const db = await readsMayLag(async () => database("may-lag"));
   const context: TReadContext = {
     applicationId: viewer.kind === "application" ? viewer.applicationId : "",
     reach,
     ids,
     baseUrl: hubBaseUrl(),
-    cut: await readCut(),
+    cut: await readCut(db),
+    db,
   };
   return {
     institutionIds: reach.ids,
@@ -46,8 +50,8 @@ export async function openRosteringExport(viewer: TExportViewer): Promise<TRoste
       for (;;) {
         const statement = statementFor(context, { collection, where: [], single: null });
         const where = [...statement.where];
-        if (after !== null) where.push(`src.sid > $${statement.params.push(after)}::text`);
-        const rows: TRow[] = await database().sql.query<TRow>(
+        if (after !== null) where.push(`src.sid > $${statement.params.push(after)}::uuid`);
+        const rows: TRow[] = await db.sql.query<TRow>(
           `SELECT src.* FROM ${statement.from} ${whereSql(where)} ORDER BY src.sid LIMIT $${statement.params.push(EXPORT_CHUNK)}`,
           statement.params,
         );

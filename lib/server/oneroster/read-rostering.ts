@@ -1,8 +1,8 @@
 // GET on the OneRoster 1.2 Rostering service: authorise, resolve what the application reads, run
 // the query language against the path's source, apply the sharing rule and the application's ids
 // to the page, shape the objects, write the access log. Errors are the binding's status payload.
-// The data statements ask database("may-lag"): inside readRostering's readsMayLag scope they read
-// one replica within the lag bound (or the primary); outside one (a CSV export) the primary.
+// The data statements all run on the context's server, `database("may-lag")` taken once per read
+// or export: a replica within the lag bound, or the primary (docs/decisions/042-read-replicas.md).
 import { env } from "@/lib/env";
 import { parseFields } from "@/lib/oneroster/fields";
 import { compileFilter } from "@/lib/oneroster/filter-compile";
@@ -23,7 +23,7 @@ import { parsePaging } from "@/lib/oneroster/paging";
 import { parseSortKey } from "@/lib/oneroster/sort";
 import { asOneRosterError, OneRosterError, statusPayload } from "@/lib/oneroster/status";
 import { logAccess } from "@/lib/server/audit/log-access";
-import { database } from "@/lib/server/db/database";
+import { database, type Database } from "@/lib/server/db/database";
 import { readsMayLag } from "@/lib/server/db/replicas";
 import { configurationForRecord, recordFilterByRole } from "@/lib/server/data-api/privacy";
 import { PEOPLE_SQL, TIME_SAFE_MOMENT_SQL, type TPersonColumns } from "@/lib/server/data-api/query-events";
@@ -78,13 +78,20 @@ export interface TReadContext {
   ids: Pick<TPairwiseIds, "toPartnerMany" | "toGlobal">;
   baseUrl: string;
   cut: string;
+  /** The server every data statement of the read uses (a replica within the lag bound, or the primary). */
+  db: Database;
 }
 
-/** The SQL expression of the column value for an id of the path. */
+/**
+ * An id of the path as SQL: a uuid parameter (the Hub's id behind a person's pairwise id), or NULL
+ * when the text is no UUID, which no column equals: the path names nothing.
+ */
 function boundId(params: unknown[], ids: TReadContext["ids"]) {
   return (id: TPathId): string => {
-    params.push(id.person ? (ids.toGlobal(id.value) ?? id.value) : id.value);
-    return `$${params.length}::text`;
+    const value = id.person ? ids.toGlobal(id.value) : isUuidText(id.value.toLowerCase()) ? id.value.toLowerCase() : null;
+    if (value === null) return "NULL::uuid";
+    params.push(value);
+    return `$${params.length}::uuid`;
   };
 }
 
@@ -142,7 +149,7 @@ export const whereSql = (where: readonly string[]) => (where.length > 0 ? `WHERE
 async function checkParents(context: TReadContext, route: TRosteringRoute): Promise<void> {
   for (const parent of route.parents) {
     const statement = statementFor(context, { collection: collectionDef(parent.collection), where: parent.where ?? [], single: parent.id });
-    const [row] = await database("may-lag").sql.query<{ found: boolean }>(
+    const [row] = await context.db.sql.query<{ found: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM ${statement.from} ${whereSql(statement.where)}) AS found`,
       statement.params,
     );
@@ -155,8 +162,8 @@ async function checkParents(context: TReadContext, route: TRosteringRoute): Prom
  * own statement, before them, so each transaction that started before T had ended when they take
  * their snapshots. Text with microseconds, bound as timestamptz.
  */
-export async function readCut(): Promise<string> {
-  const [row] = await database("may-lag").sql.query<{ at: string }>(`SELECT to_char(t.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at FROM (${TIME_SAFE_MOMENT_SQL}) t`);
+export async function readCut(db: Database): Promise<string> {
+  const [row] = await db.sql.query<{ at: string }>(`SELECT to_char(t.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at FROM (${TIME_SAFE_MOMENT_SQL}) t`);
   return row!.at;
 }
 
@@ -165,10 +172,10 @@ export async function readCut(): Promise<string> {
 const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
 const base = (row: TRow, sourcedId = row.sid) => ({ sourcedId, deleted: row.deleted, modifiedAt: asDate(row.modified) });
 
-async function subjectsOfClasses(classIds: string[]): Promise<Map<string, { name: string; code: string | null }[]>> {
+async function subjectsOfClasses(db: Database, classIds: string[]): Promise<Map<string, { name: string; code: string | null }[]>> {
   const bySubject = new Map<string, { name: string; code: string | null }[]>();
   if (classIds.length === 0) return bySubject;
-  const rows = await database("may-lag").sql.query<{ classId: string; name: string; code: string | null }>(
+  const rows = await db.sql.query<{ classId: string; name: string; code: string | null }>(
     `SELECT DISTINCT st."classId"::text AS "classId", s.name, s.code FROM "SubjectTeacher" st JOIN "Subject" s ON s.id = st."subjectId"
       WHERE st."classId" = ANY($1::uuid[]) ORDER BY s.name`,
     [classIds],
@@ -181,9 +188,9 @@ async function subjectsOfClasses(classIds: string[]): Promise<Map<string, { name
   return bySubject;
 }
 
-async function subjectsById(ids: string[]): Promise<Map<string, { name: string; code: string | null }>> {
+async function subjectsById(db: Database, ids: string[]): Promise<Map<string, { name: string; code: string | null }>> {
   if (ids.length === 0) return new Map();
-  const rows = await database("may-lag").sql.query<{ id: string; name: string; code: string | null }>(
+  const rows = await db.sql.query<{ id: string; name: string; code: string | null }>(
     `SELECT id::text, name, code FROM "Subject" WHERE id = ANY($1::uuid[])`,
     [ids],
   );
@@ -191,10 +198,10 @@ async function subjectsById(ids: string[]): Promise<Map<string, { name: string; 
 }
 
 /** Guardians of the page's students and students of its guardians, both read by the application. */
-async function agentsOf(profileIds: string[], reach: TOneRosterReach): Promise<Map<string, string[]>> {
+async function agentsOf(db: Database, profileIds: string[], reach: TOneRosterReach): Promise<Map<string, string[]>> {
   const agents = new Map<string, string[]>();
   if (profileIds.length === 0) return agents;
-  const rows = await database("may-lag").sql.query<{ guardian: string; student: string }>(
+  const rows = await db.sql.query<{ guardian: string; student: string }>(
     `SELECT g."guardianId"::text AS guardian, g."studentId"::text AS student FROM "GuardianStudent" g
        JOIN "Profile" a ON a.id = g."guardianId" JOIN "Profile" s ON s.id = g."studentId"
       WHERE (g."guardianId" = ANY($1::uuid[]) OR g."studentId" = ANY($1::uuid[]))
@@ -212,7 +219,7 @@ async function agentsOf(profileIds: string[], reach: TOneRosterReach): Promise<M
 /** The page's people, with the sharing rule of each one's institution and role applied. */
 async function peopleOf(rows: TRow[], context: TReadContext): Promise<Map<string, Record<string, unknown>>> {
   const live = rows.filter((row) => !row.deleted).map((row) => row.sid);
-  const people = live.length === 0 ? [] : await database("may-lag").sql.query<TPersonColumns & { profileId: string }>(PEOPLE_SQL, [live], { prepared: true });
+  const people = live.length === 0 ? [] : await context.db.sql.query<TPersonColumns & { profileId: string }>(PEOPLE_SQL, [live], { prepared: true });
   const byProfile = new Map(people.map((p) => [p.profileId, p]));
   const filters = new Map<string, ReturnType<typeof recordFilterByRole>>();
   const shown = new Map<string, Record<string, unknown>>();
@@ -250,7 +257,7 @@ export async function shapePage(kind: TObjectKind, rows: TRow[], context: TReadC
         courseObject(baseUrl, { ...base(row), grade: text(row.grade) ?? null, periodId: String(row.period), periodCode: String(row.period_code), institutionId: row.inst }),
       );
     case "class": {
-      const subjects = await subjectsOfClasses(rows.map((row) => row.sid));
+      const subjects = await subjectsOfClasses(context.db, rows.map((row) => row.sid));
       return rows.map((row) =>
         classObject(baseUrl, {
           ...base(row),
@@ -265,7 +272,7 @@ export async function shapePage(kind: TObjectKind, rows: TRow[], context: TReadC
       );
     }
     case "enrollment": {
-      const subjects = await subjectsById([...new Set(rows.map((row) => text(row.subject_id)).filter((s): s is string => !!s))]);
+      const subjects = await subjectsById(context.db, [...new Set(rows.map((row) => text(row.subject_id)).filter((s): s is string => !!s))]);
       const translated = ids.toPartnerMany(rows.flatMap((row) => [row.sid, String(row.user_id)]));
       return rows.map((row, i) => {
         const subjectId = text(row.subject_id);
@@ -281,7 +288,7 @@ export async function shapePage(kind: TObjectKind, rows: TRow[], context: TReadC
       });
     }
     case "user": {
-      const [people, agents] = await Promise.all([peopleOf(rows, context), agentsOf(rows.filter((r) => !r.deleted).map((r) => r.sid), context.reach)]);
+      const [people, agents] = await Promise.all([peopleOf(rows, context), agentsOf(context.db, rows.filter((r) => !r.deleted).map((r) => r.sid), context.reach)]);
       const order: string[] = [];
       const note = (id: string) => order.push(id) - 1;
       const slots = rows.map((row) => ({ sid: note(row.sid), person: note(String(row.person)), agents: (agents.get(row.sid) ?? []).map(note) }));
@@ -362,6 +369,7 @@ function collectionUrl(baseUrl: string, segments: readonly string[]): string {
  * merged: a page of a network costs its institutions' first rows, not a sort of all its records.
  */
 async function readPage(
+  db: Database,
   route: TRosteringRoute,
   where: readonly string[],
   params: unknown[],
@@ -374,13 +382,13 @@ async function readPage(
   const offset = `$${params.push(paging.offset)}`;
   const source = route.collection.source;
   if (!READ_BY_INSTITUTION[source]) {
-    return database("may-lag").sql.query<TRow>(
+    return db.sql.query<TRow>(
       `SELECT src.* FROM (${sourceSql(source)}) src ${whereSql(where)} ORDER BY ${order("src", key)} LIMIT ${limit} OFFSET ${offset}`,
       params,
     );
   }
   const each = `$${params.push(paging.offset + paging.limit)}`;
-  return database("may-lag").sql.query<TRow>(
+  return db.sql.query<TRow>(
     `SELECT s.* FROM unnest($1::uuid[]) AS r(id) CROSS JOIN LATERAL (
        SELECT src.*${key ? `, ${key} AS sort_key` : ""} FROM (${sourceSql(source, { kind: "one", sql: "r.id" })}) src ${whereSql(where)}
         ORDER BY ${order("src", key)} LIMIT ${each}) s
@@ -390,8 +398,8 @@ async function readPage(
 }
 
 /** X-Total-Count by counting the query's matches. */
-async function countMatches(statement: TStatement, where: readonly string[], params: unknown[]): Promise<number> {
-  const [row] = await database("may-lag").sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${statement.from} ${whereSql(where)}`, params);
+async function countMatches(db: Database, statement: TStatement, where: readonly string[], params: unknown[]): Promise<number> {
+  const [row] = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${statement.from} ${whereSql(where)}`, params);
   return row!.n;
 }
 
@@ -402,12 +410,12 @@ async function countMatches(statement: TStatement, where: readonly string[], par
  * page's rows those of T (about a second earlier): a record written in between may be counted
  * before it is listed.
  */
-async function countMaintained(counted: NonNullable<TCollectionDef["counted"]>, institutionId: TPathId | null, params: unknown[]): Promise<number> {
+async function countMaintained(db: Database, counted: NonNullable<TCollectionDef["counted"]>, institutionId: TPathId | null, params: unknown[]): Promise<number> {
   // A school of the path (its id was checked to name one of the read's schools: checkParents).
   const institution = institutionId ? `$${params.push(institutionId.value)}::uuid` : null;
   const entityList = `$${params.push(counted.entities)}`;
   const role = counted.role ? `$${params.push(counted.role)}::text` : null;
-  const [row] = await database("may-lag").sql.query<{ n: string }>(
+  const [row] = await db.sql.query<{ n: string }>(
     `SELECT (SELECT coalesce(sum(c.live), 0) FROM "EventCount" c
               WHERE c."institutionId" = ANY($1::uuid[])${institution ? ` AND c."institutionId" = ${institution}` : ""}
                 AND c.entity = ANY(${entityList}::text[]::"EntityName"[])${role ? ` AND c.role = ${role}` : ""})
@@ -446,7 +454,8 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   const paging = route.single ? null : parsePaging(query.get("limit"), query.get("offset"), { maxLimit: MAX_LIMIT });
 
   const [reach, ids] = await Promise.all([resolveOneRosterReach(client), pairwiseIds({ kind: "application", id: client.applicationId })]);
-  const context: TReadContext = { applicationId: client.applicationId, reach, ids, baseUrl: hubBaseUrl(), cut: await readCut() };
+  const db = database("may-lag");
+  const context: TReadContext = { applicationId: client.applicationId, reach, ids, baseUrl: hubBaseUrl(), cut: await readCut(db), db };
   await checkParents(context, route);
 
   const statement = statementFor(context, route);
@@ -456,7 +465,7 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   if (filterAst) where.push(compileFilter(filterAst, fieldMap, statement.params));
   if (route.single) {
     parseSortKey(query.get("sort"), query.get("orderBy"), fieldMap); // checked, though one object has no order
-    const rows = await database("may-lag").sql.query<TRow>(`SELECT src.* FROM ${statement.from} ${whereSql(where)} LIMIT 1`, statement.params);
+    const rows = await db.sql.query<TRow>(`SELECT src.* FROM ${statement.from} ${whereSql(where)} LIMIT 1`, statement.params);
     if (rows.length === 0) throw new OneRosterError("unknownobject", `Unknown Object: ${JSON.stringify(route.single.value.slice(0, 64))}.`);
     const objects = selectFields(await shapePage(kind, rows, context), fields);
     writeAccessLog(loggedFilters(request), context, rows, objects, 200);
@@ -465,10 +474,10 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
 
   const countParams = [...statement.params];
   const [rows, total] = await Promise.all([
-    readPage(route, where, statement.params, parseSortKey(query.get("sort"), query.get("orderBy"), fieldMap), paging!),
+    readPage(db, route, where, statement.params, parseSortKey(query.get("sort"), query.get("orderBy"), fieldMap), paging!),
     filterAst === null && route.countIn && route.collection.counted
-      ? countMaintained(route.collection.counted, route.countIn.institution, countParams.slice(0, BASE_PARAMS))
-      : countMatches(statement, where, countParams),
+      ? countMaintained(db, route.collection.counted, route.countIn.institution, countParams.slice(0, BASE_PARAMS))
+      : countMatches(db, statement, where, countParams),
   ]);
   const objects = selectFields(await shapePage(kind, rows, context), fields);
   writeAccessLog(loggedFilters(request), context, rows, objects, 200);

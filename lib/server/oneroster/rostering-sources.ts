@@ -10,7 +10,9 @@
 //                  statement of the same request: every transaction that started before T had
 //                  ended then, and every one still to commit stamps its events at T or later
 //   $3 timestamptz deletes older than this are no longer shown
-// and names its columns alike: sid (the Hub's id, text), deleted, modified, inst (the institution).
+// and names its columns alike: sid (the Hub's id, a uuid, so a page walks the record order index),
+// deleted, modified, inst (the institution, a uuid). Other ids are uuids too; a client's id is bound
+// as a uuid, or as NULL (matching nothing) when it is not one (read-rostering.ts).
 import { createHash } from "node:crypto";
 import type { TFieldMap, TFieldSpec } from "@/lib/oneroster/field-map";
 import { feedFloorSql } from "@/lib/server/data-api/query-events";
@@ -50,45 +52,42 @@ export function tombstoneCountSql(entities: string, role: string | null, institu
    WHERE e.kind = 'delete' AND e."occurredAt" >= $3::timestamptz${institution ? ` AND e."institutionId" = ${institution}` : ""}${role ? ` AND e.record->>'perfil' = ${role}` : ""}`;
 }
 
-const BASE_COLUMNS = `e."recordId"::text AS sid, e.kind = 'delete' AS deleted, e."occurredAt" AS modified, e."institutionId"::text AS inst`;
+const BASE_COLUMNS = `e."recordId" AS sid, e.kind = 'delete' AS deleted, e."occurredAt" AS modified, e."institutionId" AS inst`;
 
 /**
  * A course's id: a grade of one period at one institution (docs/oneroster.md, "Cursos"). Derived,
  * not stored, so SQL and the CSV import compute it alike (courseIdFor).
  */
 export const courseIdSql = (inst: string, period: string, grade: string) =>
-  `md5('hub/oneroster/course/' || ${inst} || '/' || ${period} || '/' || coalesce(${grade}, ''))::uuid::text`;
+  `md5('hub/oneroster/course/' || ${inst} || '/' || ${period} || '/' || coalesce(${grade}, ''))::uuid`;
 
 const SOURCES = {
   // Institutions are not in the event log: their row is their state (they are not deleted while
   // they hold data). The moment and the floor are bound all the same, and named, so every source
   // takes the same three parameters.
-  orgs: (scope: TInstitutionScope) => `SELECT i.id::text AS sid, false AS deleted, i."updatedAt" AS modified, i.id::text AS inst, i.name,
-      CASE WHEN i.kind = 'school' THEN 'school' ELSE 'district' END AS type, i."parentId"::text AS parent,
+  orgs: (scope: TInstitutionScope) => `SELECT i.id AS sid, false AS deleted, i."updatedAt" AS modified, i.id AS inst, i.name,
+      CASE WHEN i.kind = 'school' THEN 'school' ELSE 'district' END AS type, i."parentId" AS parent,
       $2::timestamptz AS moment, $3::timestamptz AS floor
     FROM "Institution" i WHERE ${institutionCondition("i.id", scope)}`,
   academicSessions: (scope: TInstitutionScope) => `SELECT ${BASE_COLUMNS}, e.record->>'nome' AS title, e.record->>'inicio' AS start_date,
       e.record->>'fim' AS end_date, e.record->>'codigo' AS code
     FROM (${current(`= 'periodo'`, scope)}) e`,
   classes: (scope: TInstitutionScope) => `SELECT ${BASE_COLUMNS}, e.record->>'nome' AS title, e.record->>'serie' AS grade, e.record->>'turno' AS shift,
-      e.record->>'periodoId' AS period, e.record->>'codigoPeriodo' AS period_code,
+      (e.record->>'periodoId')::uuid AS period, e.record->>'codigoPeriodo' AS period_code,
       ${courseIdSql(`e."institutionId"::text`, `(e.record->>'periodoId')`, `(e.record->>'serie')`)} AS course
     FROM (${current(`= 'turma'`, scope)}) e`,
   enrollments: (scope: TInstitutionScope) => `SELECT ${BASE_COLUMNS}, CASE e.entity WHEN 'turmaAluno' THEN 'student' ELSE 'teacher' END AS role,
-      coalesce(e.record->>'alunoId', e.record->>'professorId') AS user_id, e.record->>'turmaId' AS class_id,
-      e.record->>'disciplinaId' AS subject_id
+      coalesce(e.record->>'alunoId', e.record->>'professorId')::uuid AS user_id, (e.record->>'turmaId')::uuid AS class_id,
+      (e.record->>'disciplinaId')::uuid AS subject_id
     FROM (${current(`IN ('turmaAluno', 'disciplinaProfessor')`, scope)}) e`,
-  // The person's values are read through Profile and Person only when a filter or sort names one
-  // (PostgreSQL drops a left join on a unique key whose columns are unused); a page's people are
-  // read after the page is cut (read-rostering.ts), as the Data API does.
-  users: (scope: TInstitutionScope) => `SELECT ${BASE_COLUMNS}, e.record->>'perfil' AS perfil, e.record->>'pessoaId' AS person, i.kind::text AS inst_kind,
+  // The person's values are not columns: a filter or sort that names one reads it by the profile
+  // (personSql), and a page's people are read after the page is cut (read-rostering.ts), as the
+  // Data API does. A join here would be planned for every record of the source.
+  users: (scope: TInstitutionScope) => `SELECT ${BASE_COLUMNS}, e.record->>'perfil' AS perfil, (e.record->>'pessoaId')::uuid AS person, i.kind::text AS inst_kind,
       CASE e.record->>'perfil' WHEN 'aluno' THEN 'student' WHEN 'professor' THEN 'teacher' WHEN 'responsavel' THEN 'guardian'
-        ELSE CASE WHEN i.kind = 'school' THEN 'siteAdministrator' ELSE 'districtAdministrator' END END AS role,
-      p.name AS p_name, p.email AS p_email, p.phone AS p_phone, p."birthDate" AS p_birth
+        ELSE CASE WHEN i.kind = 'school' THEN 'siteAdministrator' ELSE 'districtAdministrator' END END AS role
     FROM (${current(`= 'usuario'`, scope)}) e
-    JOIN "Institution" i ON i.id = e."institutionId"
-    LEFT JOIN "Profile" pr ON pr.id = e."recordId" AND e.kind <> 'delete'
-    LEFT JOIN "Person" p ON p.id = pr."personId"`,
+    JOIN "Institution" i ON i.id = e."institutionId"`,
 } as const;
 
 /** Courses: every grade of a period at an institution that has (or had, within the window) a class. */
@@ -124,15 +123,20 @@ export const READ_BY_INSTITUTION: Readonly<Record<TSourceName, boolean>> = {
 
 const STATUS: TFieldSpec = { sql: `(CASE WHEN src.deleted THEN 'tobedeleted' ELSE 'active' END)`, type: "enum", enumValues: ["active", "tobedeleted"] };
 const MODIFIED: TFieldSpec = { sql: "src.modified", type: "datetime" };
-const id = (sql: string): TFieldSpec => ({ sql, type: "string" });
+/** An id: compared as text (the client's value is any text), sorted by the uuid itself (the index's order). */
+const id = (column: string): TFieldSpec => ({ sql: `${column}::text`, sortSql: column, type: "string" });
+
+/** A person's current value of `column` ("Person" p), for the user `src` names; none once deleted. */
+const personSql = (column: string) =>
+  `(SELECT ${column} FROM "Profile" pr JOIN "Person" p ON p.id = pr."personId" WHERE pr.id = src.sid AND NOT src.deleted)`;
 
 /**
  * A person's id (a person, a profile, an enrollment): the client sends the application's pairwise
  * id, compared as the Hub's. Its order says nothing to the client, so it cannot be sorted on, and
  * only `=` and `!=` mean something.
  */
-const personId = (sql: string, toGlobal: (id: string) => string): TFieldSpec => ({
-  sql,
+const personId = (column: string, toGlobal: (id: string) => string): TFieldSpec => ({
+  sql: `${column}::text`,
   type: "string",
   operators: ["=", "!="],
   sortable: false,
@@ -151,7 +155,7 @@ export interface TFieldContext {
   plain: (attribute: "nome_usuario" | "email_usuario" | "telefone" | "idade") => string;
 }
 
-const nameSql = (c: TFieldContext) => `(CASE WHEN ${c.plain("nome_usuario")} THEN btrim(src.p_name) END)`;
+const nameSql = (c: TFieldContext) => `(CASE WHEN ${c.plain("nome_usuario")} THEN btrim(${personSql("p.name")}) END)`;
 
 /** A personal field: its SQL (which lists where the value is plain) is built only when a filter or sort names it. */
 function personal(type: TFieldSpec["type"], sql: () => string): TFieldSpec {
@@ -236,8 +240,8 @@ export function fieldMapFor(name: TFieldMapName, c: TFieldContext): TFieldMap {
           const name = nameSql(c);
           return `btrim(substr(${name}, length(split_part(${name}, ' ', 1)) + 1))`;
         }),
-        email: shown(c, "email_usuario", "src.p_email"),
-        phone: shown(c, "telefone", "src.p_phone"),
+        email: shown(c, "email_usuario", personSql("p.email")),
+        phone: shown(c, "telefone", personSql("p.phone")),
         "roles.role": {
           sql: "src.role",
           type: "enum",
@@ -252,7 +256,7 @@ export function fieldMapFor(name: TFieldMapName, c: TFieldContext): TFieldMap {
         sourcedId: personId("src.sid", c.toGlobal),
         status: STATUS,
         dateLastModified: MODIFIED,
-        birthDate: shown(c, "idade", "src.p_birth", "date"),
+        birthDate: shown(c, "idade", personSql(`p."birthDate"`), "date"),
       };
   }
 }

@@ -1,5 +1,6 @@
 import { env } from "@/lib/env";
 import { database } from "@/lib/server/db/database";
+import { readsMayLag } from "@/lib/server/db/replicas";
 import type { TUsageRow } from "@/lib/usage/usage";
 
 // Launches from the institution's access log (channel lti_launch: one row per launch, the tool's
@@ -27,8 +28,11 @@ SELECT 'sign_in', to_char(s."createdAt" AT TIME ZONE $4, 'YYYY-MM-DD'), s."insti
 /**
  * Launches and sign-ins in `institutionIds` between the instants [from, until): counts per day,
  * institution, tool and profile kind, never a person. `edtechId` narrows launches to that edtech's
- * tools (the Data API: a partner sees its own tools' launches, not its competitors').
+ * tools (the Data API: a partner sees its own tools' launches, not its competitors'). Counts may
+ * lag: read on a replica within the lag bound when there is one (docs/decisions/042-read-replicas.md).
  */
 export async function countUsage(options: { institutionIds: string[]; from: Date; until: Date; edtechId?: string }): Promise<TUsageRow[]> {
-  return database().sql.query<TUsageRow>(USAGE_SQL, [options.institutionIds, options.from, options.until, env().HUB_TIME_ZONE, options.edtechId ?? null]);
+  return readsMayLag(() =>
+    database("may-lag").sql.query<TUsageRow>(USAGE_SQL, [options.institutionIds, options.from, options.until, env().HUB_TIME_ZONE, options.edtechId ?? null]),
+  );
 }
