@@ -63,6 +63,12 @@ function createPool(url: string, options: DatabaseOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
+    // No JIT compilation: the hub's statements read a page of index entries, and PostgreSQL's
+    // estimate for a large history crosses jit_above_cost on plans that run in a few milliseconds,
+    // then spends 20–90 ms compiling them (a OneRoster page at a million students: 62 ms, 24 of
+    // them JIT; docs/performance.md "OneRoster"). Set per connection, so the server's own default
+    // is left alone for anything else that uses it.
+    options: "-c jit=off",
     connectionTimeoutMillis: options.connectTimeoutMs ?? e.HUB_DB_CONNECT_TIMEOUT_MS,
     ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + CLIENT_MARGIN_MS } : {}),
   });
