@@ -166,6 +166,8 @@ interface TAnswer { status: number; headers: Headers; body: string; instance: st
 
 /** The instance was killed while this request was on it, or it went there before HAProxy saw it gone. */
 class KilledInstanceFailure extends Error {}
+/** Any other failed request: the visit stops there (what follows would fail for its sake). */
+class RequestFailure extends Error {}
 
 /** Cookies a response sets, merged into `jar` (name → value). */
 function keepCookies(jar: Map<string, string>, headers: Headers): void {
@@ -188,6 +190,8 @@ test("a school morning through HAProxy to three instances, one killed with SIGKI
   /** A request through the proxy (`to` undefined) or to one instance's own port. */
   async function call(family: string, pathAndQuery: string, init: RequestInit & { to?: TInstance }, isOk: (a: { status: number; headers: Headers; body: string }) => boolean): Promise<TAnswer> {
     const start = now();
+    const id = String(++requests);
+    init = { ...init, headers: { ...(init.headers as Record<string, string> | undefined), "x-fleet-request": id } };
     const url = init.to ? `http://127.0.0.1:${init.to.port}${pathAndQuery}` : `${base}${pathAndQuery}`;
     let status = 0;
     let headers = new Headers();
@@ -201,12 +205,34 @@ test("a school morning through HAProxy to three instances, one killed with SIGKI
     } catch (error) {
       detail = error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? "")}` : String(error);
     }
-    const instance = init.to ? init.to.name : (headers.get("x-hub-instance") ?? "");
+    let instance = init.to ? init.to.name : (headers.get("x-hub-instance") ?? "");
+    // A request the proxy cut without an answer carries no X-Hub-Instance: its log line names the instance.
+    if (!instance && !init.to) instance = await instanceFromProxyLog(id);
+    // A POST on the instance that died (in flight at the kill, or sent on a connection to it before
+    // the health check saw it gone): HAProxy may not send it again (it could have been applied) and
+    // closes the client's connection without an answer. Live instances always answer, so a request
+    // cut without one while the instance was down, that the proxy's log does not place on a live
+    // instance, was on the killed one.
+    if (!init.to && status === 0 && now() >= killAt && start <= restartedAt && !instance) {
+      detail = `${detail ?? ""} (cut without an answer while ${killed.name} was down; no proxy log line)`;
+      instance = killed.name;
+    }
     const ok = status > 0 && isOk({ status, headers, body });
     const record: TRecord = { family, via: init.to ? "direct" : "proxy", status, ok, start, end: now(), instance, ...(ok ? {} : { detail: detail ?? body.slice(0, 300) }) };
     records.push(record);
     if (!ok && instance === killed.name && record.end >= killAt && record.start <= restartedAt) throw new KilledInstanceFailure(`${family} ${status} on ${instance}`);
+    if (!ok) throw new RequestFailure(`${family} ${status} on ${instance || "no instance"}`);
     return { status, headers, body, instance, ok, record };
+  }
+
+  let requests = 0;
+  async function instanceFromProxyLog(id: string): Promise<string> {
+    for (let i = 0; i < 20; i++) {
+      const line = haproxyLog.split("\n").find((l) => l.endsWith(` {${id}}`));
+      if (line) return /^hubs\/(\S+)/.exec(line)?.[1] ?? "";
+      await sleep(100);
+    }
+    return "";
   }
 
   /** A live instance other than `name`, for a request that must not land where the previous one did. */
@@ -349,6 +375,8 @@ test("a school morning through HAProxy to three instances, one killed with SIGKI
             visits.retried++;
             continue;
           }
+          // Recorded with its request; the assertions below report it.
+          if (error instanceof RequestFailure) break;
           throw error;
         }
       }

@@ -51,7 +51,7 @@ frontend hub
   option forwardfor
   http-request set-header X-Forwarded-Proto http
   http-request set-header X-Forwarded-Host %[req.hdr(host)]
-${logFormat ? '  log-format "%b/%s %ST %rc %tsc %Tt %HM"\n' : ""}  default_backend hubs
+${logFormat ? '  # The test names each request (X-Fleet-Request), so a request cut without an answer can be\n  # traced to the instance it was on.\n  http-request capture req.hdr(x-fleet-request) len 40\n  log-format "%b/%s %ST %rc %tsc %Tt %HM %hr"\n' : ""}  default_backend hubs
 
 backend hubs
   balance roundrobin
