@@ -33,7 +33,7 @@ import { log } from "@/lib/server/log.mjs";
 import { PROFILE_ROLES, type TPersonalAttribute } from "@/lib/validations/data-api";
 import { resolveOneRosterReach, type TOneRosterReach } from "./resolve-oneroster-reach";
 import { collectionDef, rosteringRoute, SELECTABLE_FIELDS, type TCollectionDef, type TCondition, type TObjectKind, type TPathId, type TRosteringRoute } from "./rostering-routes";
-import { BASE_PARAMS, fieldMapFor, READ_BY_INSTITUTION, sourceSql, TOMBSTONE_DAYS, tombstoneCountSql, type TFieldContext, type TFieldMapName } from "./rostering-sources";
+import { BASE_PARAMS, ENTITIES_OF, fieldMapFor, READ_BY_INSTITUTION, sourceSql, TOMBSTONE_DAYS, tombstoneCountSql, type TFieldContext, type TFieldMapName } from "./rostering-sources";
 import { bearerChallenge, requireScope, verifyOneRosterBearer, type TOneRosterClient } from "./verify-bearer";
 
 /** The largest page served; a larger `limit` is served this many (lib/oneroster/paging.ts). */
@@ -364,9 +364,10 @@ function collectionUrl(baseUrl: string, segments: readonly string[]): string {
 }
 
 /**
- * One page. A source read by institution is read as one ordered scan per institution, each stopped
- * after offset + limit rows (ChangeEvent_record_order_idx serves the default order), and the scans
- * merged: a page of a network costs its institutions' first rows, not a sort of all its records.
+ * One page. A source read by institution is read as one ordered scan per institution (and per
+ * entity: enrollments are two), each stopped after offset + limit rows (ChangeEvent_record_order_idx
+ * serves the default order), and the scans merged: a page of a network costs its institutions'
+ * first rows, not a sort of all its records.
  */
 async function readPage(
   db: Database,
@@ -381,16 +382,22 @@ async function readPage(
   const limit = `$${params.push(paging.limit)}`;
   const offset = `$${params.push(paging.offset)}`;
   const source = route.collection.source;
-  if (!READ_BY_INSTITUTION[source]) {
+  // A route that names a few records reads them by id (the set first), not every institution's records in order.
+  if (!READ_BY_INSTITUTION[source] || route.few) {
     return db.sql.query<TRow>(
       `SELECT src.* FROM (${sourceSql(source)}) src ${whereSql(where)} ORDER BY ${order("src", key)} LIMIT ${limit} OFFSET ${offset}`,
       params,
     );
   }
   const each = `$${params.push(paging.offset + paging.limit)}`;
+  // A school's collection reads that school alone (checkParents made sure it is one the application reads).
+  const school = route.countIn?.institution;
+  const institutions = school ? `(SELECT u.id FROM unnest($1::uuid[]) AS u(id) WHERE u.id = $${params.push(school.value)}::uuid)` : "unnest($1::uuid[])";
+  const entities = ENTITIES_OF[source];
+  const perEntity = entities ? ` CROSS JOIN unnest($${params.push(entities)}::text[]::"EntityName"[]) AS k(entity)` : "";
   return db.sql.query<TRow>(
-    `SELECT s.* FROM unnest($1::uuid[]) AS r(id) CROSS JOIN LATERAL (
-       SELECT src.*${key ? `, ${key} AS sort_key` : ""} FROM (${sourceSql(source, { kind: "one", sql: "r.id" })}) src ${whereSql(where)}
+    `SELECT s.* FROM ${institutions} AS r(id)${perEntity} CROSS JOIN LATERAL (
+       SELECT src.*${key ? `, ${key} AS sort_key` : ""} FROM (${sourceSql(source, { kind: "one", sql: "r.id", ...(entities ? { entity: "k.entity" } : {}) })}) src ${whereSql(where)}
         ORDER BY ${order("src", key)} LIMIT ${each}) s
      ORDER BY ${order("s", key ? "s.sort_key" : null)} LIMIT ${limit} OFFSET ${offset}`,
     params,

@@ -3,7 +3,7 @@
 // the service's OpenAPI document is here (docs/oneroster.md lists them).
 import { OneRosterError } from "@/lib/oneroster/status";
 import { ONEROSTER_SCOPES as SCOPES, type TOneRosterScope } from "@/lib/oneroster/scopes";
-import { LIVE_ENROLLMENTS, type TSourceName } from "./rostering-sources";
+import { classMembersSql, userClassesSql, type TSourceName } from "./rostering-sources";
 
 export type TObjectKind = "org" | "academicSession" | "course" | "class" | "enrollment" | "user" | "demographics";
 
@@ -73,9 +73,15 @@ export interface TRosteringRoute {
   scopes: readonly TOneRosterScope[];
   /**
    * Set when `where` only narrows the collection to one institution of the path (or to none):
-   * its X-Total-Count can come from the maintained counts (collection.counted).
+   * its X-Total-Count can come from the maintained counts (collection.counted), and a page reads
+   * only that institution.
    */
   countIn?: { institution: TPathId | null };
+  /**
+   * `where` names a few records (the users of a class, the classes of a user): a page finds them
+   * first and reads those, instead of walking each institution's records in order.
+   */
+  few?: boolean;
 }
 
 const COLLECTION_NAMES = new Set(Object.keys(COLLECTIONS));
@@ -102,12 +108,12 @@ function pathId(collection: TCollectionName, value: string): TPathId {
 }
 const is = (column: string, id: TPathId): TCondition => (bind) => `${column} = ${bind(id)}`;
 
-/** The users of a class with `role` (its live enrollments). */
+/** The users of a class with `role` (its enrollments as of T). */
 const inClass = (classId: TPathId, role: "student" | "teacher", school?: TPathId): TCondition => (bind) =>
-  `src.sid IN (SELECT en.user_id FROM (${LIVE_ENROLLMENTS}) en WHERE en.class_id = ${bind(classId)} AND en.role = '${role}'${school ? ` AND en.inst = ${bind(school)}` : ""})`;
+  `src.sid IN (${classMembersSql(bind(classId), role === "student" ? "turmaAluno" : "disciplinaProfessor", school ? bind(school) : null)})`;
 
 /** The classes a user is enrolled in. */
-const ofUser = (userId: TPathId): TCondition => (bind) => `src.sid IN (SELECT en.class_id FROM (${LIVE_ENROLLMENTS}) en WHERE en.user_id = ${bind(userId)})`;
+const ofUser = (userId: TPathId): TCondition => (bind) => `src.sid IN (${userClassesSql(bind(userId))})`;
 
 function unknownPath(): OneRosterError {
   return new OneRosterError("unknownobject", "Unknown Object: no such endpoint in the OneRoster 1.2 Rostering service.");
@@ -156,17 +162,17 @@ export function rosteringRoute(segments: readonly string[]): TRosteringRoute {
         case "enrollments":
           return nested("enrollments", [is("src.inst", self), is("src.class_id", classId)], parents);
         case "students":
-          return nested("students", [inClass(classId, "student", self)], parents);
+          return { ...nested("students", [inClass(classId, "student", self)], parents), few: true };
         case "teachers":
-          return nested("teachers", [inClass(classId, "teacher", self)], parents);
+          return { ...nested("teachers", [inClass(classId, "teacher", self)], parents), few: true };
       }
       return null;
     }
     if (id2 !== undefined) return null;
-    if (name === "classes" && sub === "students") return nested("students", [inClass(self, "student")]);
-    if (name === "classes" && sub === "teachers") return nested("teachers", [inClass(self, "teacher")]);
+    if (name === "classes" && sub === "students") return { ...nested("students", [inClass(self, "student")]), few: true };
+    if (name === "classes" && sub === "teachers") return { ...nested("teachers", [inClass(self, "teacher")]), few: true };
     if (name === "courses" && sub === "classes") return nested("classes", [is("src.course", self)]);
-    if ((name === "users" || name === "students" || name === "teachers") && sub === "classes") return nested("classes", [ofUser(self)]);
+    if ((name === "users" || name === "students" || name === "teachers") && sub === "classes") return { ...nested("classes", [ofUser(self)]), few: true };
     if (name === "terms" && sub === "classes") return nested("classes", [is("src.period", self)]);
     if (name === "terms" && sub === "gradingPeriods") return nested("gradingPeriods", []);
     return null;

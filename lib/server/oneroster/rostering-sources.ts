@@ -26,7 +26,7 @@ export const BASE_PARAMS = 3;
  * Which institutions a source reads: all of the read's ($1), or one, an SQL expression (a page
  * reads each institution by itself and merges them: read-rostering.ts).
  */
-export type TInstitutionScope = { kind: "all" } | { kind: "one"; sql: string };
+export type TInstitutionScope = { kind: "all" } | { kind: "one"; sql: string; entity?: string };
 const ALL: TInstitutionScope = { kind: "all" };
 const institutionCondition = (column: string, scope: TInstitutionScope) => (scope.kind === "all" ? `${column} = ANY($1::uuid[])` : `${column} = ${scope.sql}`);
 
@@ -79,7 +79,7 @@ const SOURCES = {
   enrollments: (scope: TInstitutionScope) => `SELECT ${BASE_COLUMNS}, CASE e.entity WHEN 'turmaAluno' THEN 'student' ELSE 'teacher' END AS role,
       coalesce(e.record->>'alunoId', e.record->>'professorId')::uuid AS user_id, (e.record->>'turmaId')::uuid AS class_id,
       (e.record->>'disciplinaId')::uuid AS subject_id
-    FROM (${current(`IN ('turmaAluno', 'disciplinaProfessor')`, scope)}) e`,
+    FROM (${current(scope.kind === "one" && scope.entity ? `= ${scope.entity}` : `IN ('turmaAluno', 'disciplinaProfessor')`, scope)}) e`,
   // The person's values are not columns: a filter or sort that names one reads it by the profile
   // (personSql), and a page's people are read after the page is cut (read-rostering.ts), as the
   // Data API does. A join here would be planned for every record of the source.
@@ -95,8 +95,25 @@ const coursesSource = (scope: TInstitutionScope) => `SELECT c.course AS sid, boo
     c.period, max(c.period_code) AS period_code, c.grade
   FROM (${SOURCES.classes(scope)}) c GROUP BY c.course, c.inst, c.period, c.grade`;
 
-/** The current (not deleted) enrollments, for "the users of a class" and "the classes of a user". */
-export const LIVE_ENROLLMENTS = `SELECT en.* FROM (${SOURCES.enrollments(ALL)}) en WHERE NOT en.deleted`;
+/**
+ * The users (uuid) enrolled in a class (`classId`, a uuid SQL expression) with `entity`
+ * (turmaAluno: students; disciplinaProfessor: teachers), as of T: found by the class
+ * (ChangeEvent_class_members_idx), not by reading every enrollment of the network.
+ */
+export function classMembersSql(classId: string, entity: "turmaAluno" | "disciplinaProfessor", school: string | null): string {
+  const member = entity === "turmaAluno" ? "alunoId" : "professorId";
+  return `SELECT (e.record->>'${member}')::uuid FROM (${current(`= '${entity}'`, ALL)}) e
+   WHERE e.record->>'turmaId' = (${classId})::text AND e.kind <> 'delete'${school ? ` AND e."institutionId" = ${school}` : ""}`;
+}
+
+/**
+ * The classes (uuid) a user (`userId`, a uuid SQL expression) is enrolled in, as of T: found by
+ * the event's person (the feed's "profileIds"[1] index, the Data API's user_id filter's).
+ */
+export function userClassesSql(userId: string): string {
+  return `SELECT (e.record->>'turmaId')::uuid FROM (${current(`IN ('turmaAluno', 'disciplinaProfessor')`, ALL)}) e
+   WHERE e."profileIds"[1] = (${userId})::text AND e.kind <> 'delete'`;
+}
 
 export type TSourceName = keyof typeof SOURCES | "courses";
 
@@ -110,6 +127,12 @@ export function sourceSql(name: TSourceName, scope: TInstitutionScope = ALL): st
  * institution, ChangeEvent_record_order_idx), or reads the source whole: institutions and courses
  * are few, and a course groups its institution's classes.
  */
+/**
+ * The entities a source reads, when more than one: a page's ordered scan is per institution AND
+ * entity, since the record order index orders each entity's records apart.
+ */
+export const ENTITIES_OF: Partial<Record<TSourceName, readonly string[]>> = { enrollments: ["turmaAluno", "disciplinaProfessor"] };
+
 export const READ_BY_INSTITUTION: Readonly<Record<TSourceName, boolean>> = {
   orgs: false,
   courses: false,
