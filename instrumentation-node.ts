@@ -3,7 +3,7 @@
 // docs/decisions/021-hot-routes-beside-next.md), starts the webhook worker (docs/webhooks.md),
 // stopped with the server, and gives the metrics their webhook query (docs/operations.md).
 export async function registerNode(): Promise<void> {
-  const [{ registerHotRoutes, registerShutdownTask }, { flushAccessLogs }, { launchPage }, { handleTokenRequest }, { handleOneRosterTokenRequest }, userInfo, data, summary] = await Promise.all([
+  const [{ registerHotRoutes, registerShutdownTask }, { flushAccessLogs }, { launchPage }, { handleTokenRequest }, { handleOneRosterTokenRequest }, userInfo, data, summary, rostering] = await Promise.all([
     import("@/lib/server/http/hot-routes"),
     import("@/lib/server/audit/log-access"),
     import("@/lib/server/launch/launch-endpoint"),
@@ -12,6 +12,7 @@ export async function registerNode(): Promise<void> {
     import("@/lib/server/oauth/user-info-http"),
     import("@/app/manager/v1/data/[orgId]/route"),
     import("@/app/manager/v1/summary/[orgId]/route"),
+    import("@/app/ims/oneroster/rostering/v1p2/[[...path]]/route"),
   ]);
   registerShutdownTask(flushAccessLogs);
   await registerWebhookMetrics();
@@ -27,6 +28,8 @@ export async function registerNode(): Promise<void> {
     // A partner's sync: pages, and whole feeds streamed through the bridge (issue #24).
     { method: "GET", path: /^\/manager\/v1\/data\/(?<orgId>[^/]+)$/, handler: (request, params) => data.GET(request, { params: Promise.resolve({ orgId: params.orgId! }) }) },
     { method: "GET", path: /^\/manager\/v1\/summary\/(?<orgId>[^/]+)$/, handler: (request, params) => summary.GET(request, { params: Promise.resolve({ orgId: params.orgId! }) }) },
+    // A OneRoster partner's sync (issue #43): every read of the Rostering service.
+    { method: "GET", path: /^\/ims\/oneroster\/rostering\/v1p2(?:\/.*)?$/, handler: (request) => rostering.GET(request) },
   ]);
 }
 

@@ -9,9 +9,8 @@ import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as dataGet } from "@/app/manager/v1/data/[orgId]/route";
 import { GET as summaryGet } from "@/app/manager/v1/summary/[orgId]/route";
-import { POST as oneRosterTokenPost } from "@/app/ims/oneroster/token/route";
 import { readRostering } from "@/lib/server/oneroster/read-rostering";
-import { waitForOneRosterCut } from "@/test/fixtures/oneroster";
+import { oneRosterToken, waitForOneRosterCut } from "@/test/fixtures/oneroster";
 import { db } from "@/lib/server/db/database";
 import { resetEnvCache } from "@/lib/env";
 import { createApiKey } from "@/lib/server/api-keys/create-api-key";
@@ -76,12 +75,7 @@ async function signIn(app: TTestApp, profileId: string): Promise<{ location: URL
 
 /** A OneRoster collection as the application reads it (client credentials token, then the REST binding). */
 async function oneRoster(app: TTestApp, collection: string): Promise<string> {
-  const tokenRequest = new NextRequest(new URL("/ims/oneroster/token", TEST_ISSUER), {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64")}` },
-    body: "grant_type=client_credentials",
-  });
-  const { access_token } = (await (await oneRosterTokenPost(tokenRequest)).json()) as { access_token: string };
+  const access_token = await oneRosterToken(app);
   const answer = await readRostering({ segments: [collection], query: new URLSearchParams({ limit: "1000" }), authorization: `Bearer ${access_token}` });
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return JSON.stringify(answer.body);

@@ -3,9 +3,7 @@
 // started in included (docs/decisions/040-oneroster-as-a-view-of-the-feed.md). Only meaningful on
 // PostgreSQL: PGlite has one connection, so no transaction commits while another reads.
 import { setTimeout as sleep } from "node:timers/promises";
-import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
-import { POST as tokenPost } from "@/app/ims/oneroster/token/route";
 import { resetEnvCache } from "@/lib/env";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
 import { pairwiseIds, type TPairwiseIds } from "@/lib/server/privacy/pairwise-ids";
@@ -14,6 +12,7 @@ import { createProfile } from "@/lib/server/school-data/create-profile";
 import { importProfiles } from "@/lib/server/school-data/import-profiles";
 import { setupTestDatabase } from "@/test/database";
 import { createTestApp, TEST_ISSUER, type TTestApp } from "@/test/fixtures/oauth";
+import { oneRosterToken } from "@/test/fixtures/oneroster";
 import { readRostering } from "./read-rostering";
 
 const t = setupTestDatabase();
@@ -22,16 +21,6 @@ let app: TTestApp;
 let token = "";
 let ids: TPairwiseIds;
 
-async function tokenFor(client: TTestApp): Promise<string> {
-  const request = new NextRequest(new URL("/ims/oneroster/token", TEST_ISSUER), {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString("base64")}` },
-    body: "grant_type=client_credentials",
-  });
-  const response = await tokenPost(request);
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { access_token: string }).access_token;
-}
 
 /**
  * One poll as a OneRoster client syncs: every page of `users?filter=dateLastModified>'since'`
@@ -66,7 +55,7 @@ describe.runIf(!!process.env.DATABASE_URL)("OneRoster delta reads while writers 
     app = await createTestApp("Edtech Delta");
     await t.db.prisma.edtechLink.create({ data: { institutionId: schoolId, edtechId: app.edtechId } });
     await t.db.prisma.applicationAccess.create({ data: { institutionId: schoolId, applicationId: app.id, allowedAttributes: ["nome_usuario"], anonymizedAttributes: [], oneRoster: true } });
-    token = await tokenFor(app);
+    token = await oneRosterToken(app);
     ids = await pairwiseIds({ kind: "application", id: app.id });
   });
 

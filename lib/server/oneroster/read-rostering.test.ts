@@ -5,7 +5,6 @@
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as dataGet } from "@/app/manager/v1/data/[orgId]/route";
-import { POST as tokenPost } from "@/app/ims/oneroster/token/route";
 import { resetEnvCache } from "@/lib/env";
 import { createApiKey } from "@/lib/server/api-keys/create-api-key";
 import { flushAccessLogs } from "@/lib/server/audit/log-access";
@@ -19,7 +18,7 @@ import { createSchool, type TSchool } from "@/test/fixtures/launch";
 import { createTestApp, TEST_ISSUER, type TTestApp } from "@/test/fixtures/oauth";
 import { prng } from "@/test/fuzz/cases";
 import { readRostering } from "./read-rostering";
-import { waitForOneRosterCut } from "@/test/fixtures/oneroster";
+import { oneRosterToken, waitForOneRosterCut } from "@/test/fixtures/oneroster";
 
 setupTestDatabase();
 
@@ -36,18 +35,6 @@ let a: TPartner;
 let b: TPartner;
 let guardianLink = "";
 
-async function tokenFor(app: TTestApp, scope?: string): Promise<string> {
-  const body = new URLSearchParams({ grant_type: "client_credentials", ...(scope ? { scope } : {}) });
-  const request = new NextRequest(new URL("/ims/oneroster/token", TEST_ISSUER), {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64")}` },
-    body: body.toString(),
-  });
-  const response = await tokenPost(request);
-  const text = await response.text();
-  expect(response.status, text).toBe(200);
-  return (JSON.parse(text) as { access_token: string }).access_token;
-}
 
 type TAnswer = { status: number; headers: Record<string, string>; body: Record<string, unknown> };
 
@@ -71,7 +58,7 @@ async function partner(name: string, oneRoster: boolean): Promise<TPartner> {
     data: { institutionId: s.networkId, applicationId: app.id, allowedAttributes: ["nome_usuario", "email_usuario", "idade"], anonymizedAttributes: ["email_usuario"], oneRoster },
   });
   const { key } = await createApiKey({ applicationId: app.id, name: "teste" });
-  return { app, key, token: oneRoster ? await tokenFor(app) : "" };
+  return { app, key, token: oneRoster ? await oneRosterToken(app) : "" };
 }
 
 beforeAll(async () => {
@@ -95,7 +82,7 @@ describe("authorisation", () => {
   });
 
   it("a core-only token reads users but not a nested collection nor demographics (403)", async () => {
-    const core = await tokenFor(a.app, `${SCOPE}roster-core.readonly`);
+    const core = await oneRosterToken(a.app, `${SCOPE}roster-core.readonly`);
     expect((await get(core, "users")).status).toBe(200);
     const nested = await get(core, `classes/${s.classId}/students`);
     expect(nested.status).toBe(403);
@@ -250,7 +237,7 @@ describe("classes, courses, sessions and enrollments", () => {
 
   it("X-Total-Count from the maintained counts equals the records listed, tombstones included", async () => {
     for (const path of ["enrollments", "users", "students", "teachers", "classes", "academicSessions", `schools/${s.schoolId}/enrollments`, `schools/${s.schoolId}/students`, "demographics"]) {
-      const answer = await get(path === "demographics" ? await tokenFor(a.app) : a.token, `${path}?limit=1000`);
+      const answer = await get(path === "demographics" ? await oneRosterToken(a.app) : a.token, `${path}?limit=1000`);
       expect(answer.status, path).toBe(200);
       const member = path === "academicSessions" ? "academicSessions" : path.endsWith("enrollments") ? "enrollments" : path === "classes" ? "classes" : path === "demographics" ? "demographics" : "users";
       expect(Number(answer.headers["X-Total-Count"]), path).toBe(list(answer, member).length);
@@ -267,7 +254,7 @@ describe("demographics", () => {
     // Application B receives the birth date anonymised: a pseudonym is no date, so none is sent.
     await db().applicationAccess.updateMany({ where: { applicationId: b.app.id, institutionId: s.networkId }, data: { anonymizedAttributes: ["email_usuario", "idade"] } });
     await waitForOneRosterCut();
-    const onlyDemographics = await tokenFor(a.app, `${SCOPE}roster-demographics.readonly`);
+    const onlyDemographics = await oneRosterToken(a.app, `${SCOPE}roster-demographics.readonly`);
     expect((await get(onlyDemographics, "users")).status).toBe(403);
     const idsA = await pairwiseIds({ kind: "application", id: a.app.id });
     const idsB = await pairwiseIds({ kind: "application", id: b.app.id });

@@ -40,8 +40,8 @@ import { bearerChallenge, requireScope, verifyOneRosterBearer, type TOneRosterCl
 export const MAX_LIMIT = 1000;
 
 export interface TRosteringRequest {
-  /** The path after the service's base, split on "/" (already percent-decoded). */
-  segments: readonly string[];
+  /** The path after the service's base, split on "/" and percent-decoded (rosteringSegments); null when it cannot be decoded. */
+  segments: readonly string[] | null;
   query: URLSearchParams;
   authorization: string | null;
 }
@@ -152,6 +152,7 @@ async function checkParents(context: TReadContext, route: TRosteringRoute): Prom
     const [row] = await context.db.sql.query<{ found: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM ${statement.from} ${whereSql(statement.where)}) AS found`,
       statement.params,
+      { prepared: true },
     );
     if (!row?.found) throw new OneRosterError("unknownobject", `Unknown Object: ${parent.collection} ${JSON.stringify(parent.id.value.slice(0, 64))}.`);
   }
@@ -163,7 +164,7 @@ async function checkParents(context: TReadContext, route: TRosteringRoute): Prom
  * their snapshots. Text with microseconds, bound as timestamptz.
  */
 export async function readCut(db: Database): Promise<string> {
-  const [row] = await db.sql.query<{ at: string }>(`SELECT to_char(t.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at FROM (${TIME_SAFE_MOMENT_SQL}) t`);
+  const [row] = await db.sql.query<{ at: string }>(`SELECT to_char(t.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at FROM (${TIME_SAFE_MOMENT_SQL}) t`, [], { prepared: true });
   return row!.at;
 }
 
@@ -179,6 +180,7 @@ async function subjectsOfClasses(db: Database, classIds: string[]): Promise<Map<
     `SELECT DISTINCT st."classId"::text AS "classId", s.name, s.code FROM "SubjectTeacher" st JOIN "Subject" s ON s.id = st."subjectId"
       WHERE st."classId" = ANY($1::uuid[]) ORDER BY s.name`,
     [classIds],
+    { prepared: true },
   );
   for (const row of rows) {
     const list = bySubject.get(row.classId) ?? [];
@@ -193,6 +195,7 @@ async function subjectsById(db: Database, ids: string[]): Promise<Map<string, { 
   const rows = await db.sql.query<{ id: string; name: string; code: string | null }>(
     `SELECT id::text, name, code FROM "Subject" WHERE id = ANY($1::uuid[])`,
     [ids],
+    { prepared: true },
   );
   return new Map(rows.map((row) => [row.id, { name: row.name, code: row.code }]));
 }
@@ -207,6 +210,7 @@ async function agentsOf(db: Database, profileIds: string[], reach: TOneRosterRea
       WHERE (g."guardianId" = ANY($1::uuid[]) OR g."studentId" = ANY($1::uuid[]))
         AND a."institutionId" = ANY($2::uuid[]) AND s."institutionId" = ANY($2::uuid[])`,
     [profileIds, reach.ids],
+    { prepared: true },
   );
   const add = (from: string, to: string) => agents.set(from, [...(agents.get(from) ?? []), to]);
   for (const row of rows) {
@@ -332,7 +336,7 @@ function selectFields(objects: Record<string, unknown>[], fields: string[] | nul
 
 /** The query parameters, for the access log (the token never is one). */
 function loggedFilters(request: Pick<TRosteringRequest, "segments" | "query">): Record<string, string> {
-  const filters: Record<string, string> = { path: `/${request.segments.join("/")}` };
+  const filters: Record<string, string> = { path: `/${(request.segments ?? []).join("/")}` };
   for (const name of ["filter", "sort", "orderBy", "fields", "limit", "offset"]) {
     const value = request.query.get(name);
     if (value !== null) filters[name] = value.slice(0, 500);
@@ -376,6 +380,8 @@ async function readPage(
   params: unknown[],
   sort: { key: string | null; direction: "ASC" | "DESC" },
   paging: { limit: number; offset: number },
+  /** Prepared only when the text is one of a bounded set (no client filter or sort in it): each connection keeps every text it prepares. */
+  prepared: boolean,
 ): Promise<TRow[]> {
   const { key, direction } = sort;
   const order = (alias: string, keyColumn: string | null) => `${keyColumn ? `${keyColumn} ${direction}, ` : ""}${alias}.sid ${direction}`;
@@ -387,6 +393,7 @@ async function readPage(
     return db.sql.query<TRow>(
       `SELECT src.* FROM (${sourceSql(source)}) src ${whereSql(where)} ORDER BY ${order("src", key)} LIMIT ${limit} OFFSET ${offset}`,
       params,
+      { prepared },
     );
   }
   const each = `$${params.push(paging.offset + paging.limit)}`;
@@ -401,12 +408,13 @@ async function readPage(
         ORDER BY ${order("src", key)} LIMIT ${each}) s
      ORDER BY ${order("s", key ? "s.sort_key" : null)} LIMIT ${limit} OFFSET ${offset}`,
     params,
+    { prepared },
   );
 }
 
 /** X-Total-Count by counting the query's matches. */
-async function countMatches(db: Database, statement: TStatement, where: readonly string[], params: unknown[]): Promise<number> {
-  const [row] = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${statement.from} ${whereSql(where)}`, params);
+async function countMatches(db: Database, statement: TStatement, where: readonly string[], params: unknown[], prepared: boolean): Promise<number> {
+  const [row] = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${statement.from} ${whereSql(where)}`, params, { prepared });
   return row!.n;
 }
 
@@ -428,12 +436,26 @@ async function countMaintained(db: Database, counted: NonNullable<TCollectionDef
                 AND c.entity = ANY(${entityList}::text[]::"EntityName"[])${role ? ` AND c.role = ${role}` : ""})
           + (${tombstoneCountSql(entityList, role, institution)}) AS n`,
     params,
+    { prepared: true },
   );
   return Number(row!.n);
 }
 
+/**
+ * The segments of a request path under the service's base (`/ims/oneroster/rostering/v1p2/…`),
+ * percent-decoded; null when a segment is not valid percent-encoded UTF-8 (a 404 then).
+ */
+export function rosteringSegments(pathname: string): string[] | null {
+  const rest = pathname.startsWith(ROSTERING_PATH) ? pathname.slice(ROSTERING_PATH.length) : pathname;
+  try {
+    return rest.split("/").filter((segment) => segment !== "").map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+}
+
 async function read(request: TRosteringRequest): Promise<TRosteringResponse> {
-  const route = rosteringRoute(request.segments);
+  const route = rosteringRoute(request.segments ?? ["\u0000"]);
   const client = await verifyOneRosterBearer(request.authorization);
   return readAs(client, route, request);
 }
@@ -444,7 +466,7 @@ async function read(request: TRosteringRequest): Promise<TRosteringResponse> {
  */
 export async function readRosteringAs(client: TOneRosterClient, request: Omit<TRosteringRequest, "authorization">): Promise<TRosteringResponse> {
   try {
-    return await readsMayLag(() => readAs(client, rosteringRoute(request.segments), request));
+    return await readsMayLag(() => readAs(client, rosteringRoute(request.segments ?? ["\u0000"]), request));
   } catch (error) {
     return oneRosterRefusal(error, "OneRoster read failed");
   }
@@ -480,15 +502,16 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   }
 
   const countParams = [...statement.params];
+  const bounded = filterAst === null && query.get("sort") === null;
   const [rows, total] = await Promise.all([
-    readPage(db, route, where, statement.params, parseSortKey(query.get("sort"), query.get("orderBy"), fieldMap), paging!),
+    readPage(db, route, where, statement.params, parseSortKey(query.get("sort"), query.get("orderBy"), fieldMap), paging!, bounded),
     filterAst === null && route.countIn && route.collection.counted
       ? countMaintained(db, route.collection.counted, route.countIn.institution, countParams.slice(0, BASE_PARAMS))
-      : countMatches(db, statement, where, countParams),
+      : countMatches(db, statement, where, countParams, bounded),
   ]);
   const objects = selectFields(await shapePage(kind, rows, context), fields);
   writeAccessLog(loggedFilters(request), context, rows, objects, 200);
-  const headers = { ...JSON_HEADERS, ...pagingHeaders(collectionUrl(context.baseUrl, request.segments), query, { limit: paging!.limit, offset: paging!.offset, total }) };
+  const headers = { ...JSON_HEADERS, ...pagingHeaders(collectionUrl(context.baseUrl, request.segments ?? []), query, { limit: paging!.limit, offset: paging!.offset, total }) };
   return { status: 200, headers, body: { [route.collection.plural]: objects } };
 }
 

@@ -5,7 +5,6 @@ import { unzipSync } from "fflate";
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as exportGet } from "@/app/ims/oneroster/csv/v1p2/export/route";
-import { POST as tokenPost } from "@/app/ims/oneroster/token/route";
 import { resetEnvCache } from "@/lib/env";
 import { CSV_HEADERS } from "@/lib/oneroster/csv-binding";
 import { database, db } from "@/lib/server/db/database";
@@ -16,7 +15,7 @@ import { createSchool, type TSchool } from "@/test/fixtures/launch";
 import { createTestApp, TEST_ISSUER, type TTestApp } from "@/test/fixtures/oauth";
 import { readRostering } from "./read-rostering";
 import { courseIdFor } from "./rostering-sources";
-import { waitForOneRosterCut } from "@/test/fixtures/oneroster";
+import { oneRosterToken, waitForOneRosterCut } from "@/test/fixtures/oneroster";
 
 setupTestDatabase();
 
@@ -24,18 +23,6 @@ const SCOPE = "https://purl.imsglobal.org/spec/or/v1p2/scope/";
 let s: TSchool;
 let app: TTestApp;
 
-async function tokenFor(scope?: string): Promise<string> {
-  const body = new URLSearchParams({ grant_type: "client_credentials", ...(scope ? { scope } : {}) });
-  const response = await tokenPost(
-    new NextRequest(new URL("/ims/oneroster/token", TEST_ISSUER), {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64")}` },
-      body: body.toString(),
-    }),
-  );
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { access_token: string }).access_token;
-}
 
 async function download(token: string | null): Promise<Response> {
   return exportGet(new NextRequest(new URL("/ims/oneroster/csv/v1p2/export", TEST_ISSUER), { headers: token ? { authorization: `Bearer ${token}` } : {} }));
@@ -79,13 +66,13 @@ describe("GET /ims/oneroster/csv/v1p2/export", () => {
   });
 
   it("a demographics-only token may not export the core files (403 forbidden)", async () => {
-    const response = await download(await tokenFor(`${SCOPE}roster-demographics.readonly`));
+    const response = await download(await oneRosterToken(app, `${SCOPE}roster-demographics.readonly`));
     expect(response.status).toBe(403);
     expect(response.headers.get("www-authenticate")).toContain("insufficient_scope");
   });
 
   it("a full token: a zip with the manifest and every Rostering file, the 1.2 headers exactly, bulk mode", async () => {
-    const response = await download(await tokenFor());
+    const response = await download(await oneRosterToken(app));
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/zip");
     expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="oneroster-.*\.zip"$/);
@@ -108,7 +95,7 @@ describe("GET /ims/oneroster/csv/v1p2/export", () => {
   });
 
   it("users under the rule: the anonymised e-mail is the pseudonym; ids in users.csv, roles.csv and enrollments.csv are the REST binding's pairwise ids", async () => {
-    const token = await tokenFor();
+    const token = await oneRosterToken(app);
     const files = tables(new Uint8Array(await (await download(token)).arrayBuffer()));
     const rest = (await readRostering({ segments: ["users"], query: new URLSearchParams("limit=1000"), authorization: `Bearer ${token}` })).body as { users: { sourcedId: string; email?: string; givenName: string }[] };
     const users = files.get("users.csv")!.rows;
@@ -129,7 +116,7 @@ describe("GET /ims/oneroster/csv/v1p2/export", () => {
   });
 
   it("a token without roster-demographics.readonly (roster.readonly excludes demographics) gets no demographics.csv", async () => {
-    const files = tables(new Uint8Array(await (await download(await tokenFor(`${SCOPE}roster.readonly`))).arrayBuffer()));
+    const files = tables(new Uint8Array(await (await download(await oneRosterToken(app, `${SCOPE}roster.readonly`))).arrayBuffer()));
     expect(files.has("demographics.csv")).toBe(false);
     expect(new Map(files.get("manifest.csv")!.rows.map((r) => [r.propertyName, r.value])).get("file.demographics")).toBe("absent");
   });

@@ -1,13 +1,12 @@
 // GET /ims/oneroster/rostering/v1p2/… — the OneRoster 1.2 Rostering service, read side
-// (lib/server/oneroster/read-rostering.ts, docs/oneroster.md).
+// (lib/server/oneroster/read-rostering.ts, docs/oneroster.md). Also served by server.mjs without
+// Next's router, with this same handler (instrumentation-node.ts, docs/decisions/021).
 import { NextResponse, type NextRequest } from "next/server";
-import { readRostering } from "@/lib/server/oneroster/read-rostering";
+import { readRostering, rosteringSegments } from "@/lib/server/oneroster/read-rostering";
 
-type TContext = { params: Promise<{ path?: string[] }> };
-
-export async function GET(request: NextRequest, context: TContext): Promise<NextResponse> {
+export async function GET(request: NextRequest): Promise<NextResponse> {
   const answer = await readRostering({
-    segments: (await context.params).path ?? [],
+    segments: rosteringSegments(request.nextUrl.pathname),
     query: request.nextUrl.searchParams,
     authorization: request.headers.get("authorization"),
   });
