@@ -33,8 +33,11 @@ import { log } from "@/lib/server/log.mjs";
 import { PROFILE_ROLES, type TPersonalAttribute } from "@/lib/validations/data-api";
 import { resolveOneRosterReach, type TOneRosterReach } from "./resolve-oneroster-reach";
 import { collectionDef, rosteringRoute, SELECTABLE_FIELDS, type TCollectionDef, type TCondition, type TObjectKind, type TPathId, type TRosteringRoute } from "./rostering-routes";
-import { BASE_PARAMS, ENTITIES_OF, fieldMapFor, READ_BY_INSTITUTION, sourceSql, TOMBSTONE_DAYS, tombstoneCountSql, type TFieldContext, type TFieldMapName } from "./rostering-sources";
+import { BASE_PARAMS, ENTITIES_OF, fieldMapFor, READ_BY_INSTITUTION, sourceSql, TOMBSTONE_DAYS, tombstoneCountSql, type TFieldContext, type TFieldMapName, type TInstitutionScope } from "./rostering-sources";
 import { bearerChallenge, requireScope, verifyOneRosterBearer, type TOneRosterClient } from "./verify-bearer";
+
+/** Up to this many (institution, entity) scans a page merges in one statement's Merge Append; past it, lateral scans. */
+const MAX_MERGED_SCANS = 64;
 
 /** The largest page served; a larger `limit` is served this many (lib/oneroster/paging.ts). */
 export const MAX_LIMIT = 1000;
@@ -380,7 +383,11 @@ async function readPage(
   params: unknown[],
   sort: { key: string | null; direction: "ASC" | "DESC" },
   paging: { limit: number; offset: number },
-  /** Prepared only when the text is one of a bounded set (no client filter or sort in it): each connection keeps every text it prepares. */
+  reach: TOneRosterReach,
+  /**
+   * Prepared (planned once per connection: a merge of 14 scans plans in about 8 ms) only when no
+   * client filter or sort is in the text, which keeps the texts a connection holds to a bounded set.
+   */
   prepared: boolean,
 ): Promise<TRow[]> {
   const { key, direction } = sort;
@@ -393,28 +400,39 @@ async function readPage(
     return db.sql.query<TRow>(
       `SELECT src.* FROM (${sourceSql(source)}) src ${whereSql(where)} ORDER BY ${order("src", key)} LIMIT ${limit} OFFSET ${offset}`,
       params,
-      { prepared },
     );
   }
   const each = `$${params.push(paging.offset + paging.limit)}`;
   // A school's collection reads that school alone (checkParents made sure it is one the application reads).
   const school = route.countIn?.institution;
-  const institutions = school ? `(SELECT u.id FROM unnest($1::uuid[]) AS u(id) WHERE u.id = $${params.push(school.value)}::uuid)` : "unnest($1::uuid[])";
+  // Each institution as SQL: an element of $1 (the read's institutions), or the school if it is one of them.
+  const schoolSql = school ? `(SELECT u.id FROM unnest($1::uuid[]) AS u(id) WHERE u.id = $${params.push(school.value)}::uuid)` : null;
+  const institutions = schoolSql ? [schoolSql] : reach.ids.map((_, i) => `($1::uuid[])[${i + 1}]`);
   const entities = ENTITIES_OF[source];
+  const keyColumn = key ? `, ${key} AS sort_key` : "";
+  const scan = (scope: TInstitutionScope) =>
+    `SELECT src.*${keyColumn} FROM (${sourceSql(source, scope)}) src ${whereSql(where)} ORDER BY ${order("src", key)} LIMIT ${each}`;
+  const merged = `ORDER BY ${order("s", key ? "s.sort_key" : null)} LIMIT ${limit} OFFSET ${offset}`;
+  if (institutions.length * (entities?.length ?? 1) <= MAX_MERGED_SCANS) {
+    // One branch per institution (and entity): PostgreSQL merges their ordered scans (Merge
+    // Append) and pulls from each only what the page needs, about limit + offset rows in all.
+    const branches = institutions.flatMap((institution) =>
+      (entities ?? [null]).map((entity) => `(${scan({ kind: "one", sql: institution, ...(entity ? { entity: `'${entity}'` } : {}) })})`),
+    );
+    return db.sql.query<TRow>(`SELECT s.* FROM (${branches.join(" UNION ALL ")}) s ${merged}`, params, { prepared });
+  }
+  // Past that, one lateral scan per institution, each stopped after limit + offset rows.
   const perEntity = entities ? ` CROSS JOIN unnest($${params.push(entities)}::text[]::"EntityName"[]) AS k(entity)` : "";
+  const rows = schoolSql ? `(SELECT ${schoolSql} AS id)` : "unnest($1::uuid[])";
   return db.sql.query<TRow>(
-    `SELECT s.* FROM ${institutions} AS r(id)${perEntity} CROSS JOIN LATERAL (
-       SELECT src.*${key ? `, ${key} AS sort_key` : ""} FROM (${sourceSql(source, { kind: "one", sql: "r.id", ...(entities ? { entity: "k.entity" } : {}) })}) src ${whereSql(where)}
-        ORDER BY ${order("src", key)} LIMIT ${each}) s
-     ORDER BY ${order("s", key ? "s.sort_key" : null)} LIMIT ${limit} OFFSET ${offset}`,
+    `SELECT s.* FROM ${rows} AS r(id)${perEntity} CROSS JOIN LATERAL (${scan({ kind: "one", sql: "r.id", ...(entities ? { entity: "k.entity" } : {}) })}) s ${merged}`,
     params,
-    { prepared },
   );
 }
 
 /** X-Total-Count by counting the query's matches. */
-async function countMatches(db: Database, statement: TStatement, where: readonly string[], params: unknown[], prepared: boolean): Promise<number> {
-  const [row] = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${statement.from} ${whereSql(where)}`, params, { prepared });
+async function countMatches(db: Database, statement: TStatement, where: readonly string[], params: unknown[]): Promise<number> {
+  const [row] = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${statement.from} ${whereSql(where)}`, params);
   return row!.n;
 }
 
@@ -502,12 +520,11 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   }
 
   const countParams = [...statement.params];
-  const bounded = filterAst === null && query.get("sort") === null;
   const [rows, total] = await Promise.all([
-    readPage(db, route, where, statement.params, parseSortKey(query.get("sort"), query.get("orderBy"), fieldMap), paging!, bounded),
+    readPage(db, route, where, statement.params, parseSortKey(query.get("sort"), query.get("orderBy"), fieldMap), paging!, reach, filterAst === null && query.get("sort") === null),
     filterAst === null && route.countIn && route.collection.counted
       ? countMaintained(db, route.collection.counted, route.countIn.institution, countParams.slice(0, BASE_PARAMS))
-      : countMatches(db, statement, where, countParams, bounded),
+      : countMatches(db, statement, where, countParams),
   ]);
   const objects = selectFields(await shapePage(kind, rows, context), fields);
   writeAccessLog(loggedFilters(request), context, rows, objects, 200);
