@@ -502,7 +502,8 @@ async function seedSize(admin: pg.Client, students: number, port: number): Promi
   log(`prepared ${database}${kept ? " (kept from an earlier run)" : ""}`);
   const db = createDatabase({ url, statementTimeoutMs: 0 });
   setDatabase(db);
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  // As the hub connects (lib/server/db/database.ts): no JIT, so "its own SQL" is planned as the hub plans it.
+  const pool = new pg.Pool({ connectionString: url, max: 2, options: "-c jit=off" });
   let network: TNetwork;
   let seedSeconds = 0;
   let deltaSince: string;
