@@ -244,9 +244,12 @@ describe.runIf(onPostgres)("the Data API on a streaming replica, replay paused a
     const received = new Set<string>();
     let since: string | null = null;
     /** Every page of users?filter=dateLastModified>'since' by dateLastModified, then since = the newest seen. */
+    let fromReplica = 0;
     const poll = async () => {
+      const from = since;
       for (let offset = 0; ; offset += 1000) {
-        const query = new URLSearchParams({ sort: "dateLastModified", limit: "1000", offset: String(offset), ...(since ? { filter: `dateLastModified>'${since}'` } : {}) });
+        const query = new URLSearchParams({ sort: "dateLastModified", limit: "1000", offset: String(offset), ...(from ? { filter: `dateLastModified>'${from}'` } : {}) });
+        if (await readsFromReplica()) fromReplica += 1;
         const answer = await readRosteringAs(client, { segments: ["users"], query });
         expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(200);
         const users = (answer.body as { users: { sourcedId: string; dateLastModified: string }[] }).users;
@@ -279,6 +282,7 @@ describe.runIf(onPostgres)("the Data API on a streaming replica, replay paused a
     }
     const profiles = await t.db.prisma.profile.findMany({ where: { institutionId: schoolId }, select: { id: true } });
     expect(profiles.length).toBeGreaterThan(20);
+    expect(fromReplica, "pages asked while the replica was within the bound").toBeGreaterThan(0);
     expect(profiles.filter((p) => !received.has(p.id))).toEqual([]);
   }, 120_000);
 });

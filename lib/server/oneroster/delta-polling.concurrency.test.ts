@@ -149,4 +149,20 @@ describe.runIf(!!process.env.DATABASE_URL)("OneRoster delta reads while writers 
     expect(all.length).toBeGreaterThanOrEqual(3_000 + 12);
     expect(all.filter((p) => !received.has(p.id))).toEqual([]);
   }, 90_000);
+  it("paging past a page of 1,000 through records that share one dateLastModified (one import) lists each once", async () => {
+    await importProfiles({ institutionId: schoolId, people: Array.from({ length: 1_500 }, (_, i) => ({ person: { name: `Aluno Lote ${i}` }, role: "aluno" as const })) });
+    await sleep(1_200);
+    const received = new Set<string>();
+    let pages = 0;
+    for (let offset = 0; ; offset += 1000) {
+      const answer = await readRostering({ segments: ["users"], query: new URLSearchParams({ sort: "dateLastModified", limit: "1000", offset: String(offset) }), authorization: `Bearer ${token}` });
+      const users = (answer.body as { users: { sourcedId: string }[] }).users;
+      pages += 1;
+      for (const user of users) received.add(user.sourcedId);
+      if (users.length < 1000) break;
+    }
+    const all = await t.db.prisma.profile.count({ where: { institutionId: schoolId } });
+    expect(pages).toBeGreaterThan(1);
+    expect(received.size).toBe(all);
+  }, 60_000);
 });

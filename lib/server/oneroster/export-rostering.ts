@@ -5,7 +5,7 @@ import type { TPairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { database } from "@/lib/server/db/database";
 import { readsMayLag } from "@/lib/server/db/replicas";
-import { hubBaseUrl, readCut, shapePage, statementFor, whereSql, writeAccessLog, type TReadContext, type TRow } from "./read-rostering";
+import { hubBaseUrl, readMoment, shapePage, statementFor, whereSql, writeAccessLog, type TReadContext, type TRow } from "./read-rostering";
 import { resolveOneRosterReach, resolveSubtreeReach } from "./resolve-oneroster-reach";
 import { collectionDef, type TCollectionName } from "./rostering-routes";
 
@@ -32,14 +32,15 @@ export async function openRosteringExport(viewer: TExportViewer): Promise<TRoste
     viewer.kind === "application"
       ? await Promise.all([resolveOneRosterReach(viewer), pairwiseIds({ kind: "application", id: viewer.applicationId })])
       : [await resolveSubtreeReach(viewer.institutionId), HUB_IDS];
-  // One server for the whole export, chosen once: a replica within the lag bound, or the primary.
-  const db = await readsMayLag(async () => database("may-lag"));
+  // One server for the whole export, chosen once: a replica within the lag bound that has replayed
+  // everything before the primary's moment T, or the primary (readMoment).
+  const { cut, db } = await readsMayLag(async () => readMoment(database("may-lag")));
   const context: TReadContext = {
     applicationId: viewer.kind === "application" ? viewer.applicationId : "",
     reach,
     ids,
     baseUrl: hubBaseUrl(),
-    cut: await readCut(db),
+    cut,
     db,
   };
   return {

@@ -184,6 +184,16 @@ describe("the query language on the served data", () => {
     expect(answer.headers.Link).toContain(`${TEST_ISSUER}/ims/oneroster/rostering/v1p2/users?limit=2&offset=2`);
   });
 
+  it("walking the pages with offset lists every record once, in the default order and sorted by a field", async () => {
+    for (const sort of ["", "&sort=dateLastModified", "&sort=familyName&orderBy=desc"]) {
+      const all = list<{ sourcedId: string }>(await get(a.token, `users?limit=1000${sort}`), "users").map((u) => u.sourcedId);
+      expect(all.length).toBeGreaterThanOrEqual(5);
+      const walked: string[] = [];
+      for (let offset = 0; offset < all.length; offset += 2) walked.push(...list<{ sourcedId: string }>(await get(a.token, `users?limit=2&offset=${offset}${sort}`), "users").map((u) => u.sourcedId));
+      expect(walked, sort).toEqual(all);
+    }
+  });
+
   it.each([
     ["a malformed filter", "users?filter=givenName%3D", "invalid_filter_field"],
     ["an unknown filter field", `users?filter=${encodeURIComponent("shoeSize='42'")}`, "invalid_filter_field"],

@@ -24,7 +24,7 @@ import { parseSortKey } from "@/lib/oneroster/sort";
 import { asOneRosterError, OneRosterError, statusPayload } from "@/lib/oneroster/status";
 import { logAccess } from "@/lib/server/audit/log-access";
 import { database, type Database } from "@/lib/server/db/database";
-import { readsMayLag } from "@/lib/server/db/replicas";
+import { readPrimaryFromNowOn, readsMayLag } from "@/lib/server/db/replicas";
 import { configurationForRecord, recordFilterByRole } from "@/lib/server/data-api/privacy";
 import { PEOPLE_SQL, TIME_SAFE_MOMENT_SQL, type TPersonColumns } from "@/lib/server/data-api/query-events";
 import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
@@ -162,13 +162,29 @@ async function checkParents(context: TReadContext, route: TRosteringRoute): Prom
 }
 
 /**
- * The moment T every statement of this request reads the data as of (docs/decisions/013's T): its
- * own statement, before them, so each transaction that started before T had ended when they take
- * their snapshots. Text with microseconds, bound as timestamptz.
+ * The moment T a read's statements see the data as of (docs/decisions/013's T), and the server
+ * they run on. T is always the primary's, taken in a statement before them, so each transaction
+ * that started before T had ended when they take their snapshots, and it does not go back from
+ * one request to the next whichever server answers them: a client paging with offsets whose next
+ * page came from a server with an older T would see the newest records of the page before vanish
+ * and then ask for `dateLastModified>` past them. A replica answers only if it has replayed every
+ * transaction that started before T (its own moment, from the primary's beat, is not earlier);
+ * otherwise the primary does. With replicas, T is taken two beats earlier than the primary's own,
+ * so that a replica keeping up with the beats usually has: changes show a second or two later.
+ * Text with microseconds, bound as timestamptz.
  */
-export async function readCut(db: Database): Promise<string> {
-  const [row] = await db.sql.query<{ at: string }>(`SELECT to_char(t.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at FROM (${TIME_SAFE_MOMENT_SQL}) t`, [], { prepared: true });
-  return row!.at;
+export async function readMoment(lagging: Database): Promise<{ cut: string; db: Database }> {
+  const primary = database();
+  const behindMs = primary.replicas ? 2 * primary.replicas.options.beatMs : 0;
+  const [row] = await primary.sql.query<{ at: string }>(
+    `SELECT to_char((t.at - make_interval(secs => $1::float8 / 1000)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at FROM (${TIME_SAFE_MOMENT_SQL}) t`,
+    [behindMs],
+    { prepared: true },
+  );
+  const cut = row!.at;
+  if (lagging === primary) return { cut, db: primary };
+  const [caught] = await lagging.sql.query<{ up: boolean }>(`SELECT t.at >= $1::timestamptz AS up FROM (${TIME_SAFE_MOMENT_SQL}) t`, [cut], { prepared: true });
+  return { cut, db: caught?.up ? lagging : readPrimaryFromNowOn(primary) };
 }
 
 // ---------------------------------------------------------------- shaping a page
@@ -499,8 +515,8 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   const paging = route.single ? null : parsePaging(query.get("limit"), query.get("offset"), { maxLimit: MAX_LIMIT });
 
   const [reach, ids] = await Promise.all([resolveOneRosterReach(client), pairwiseIds({ kind: "application", id: client.applicationId })]);
-  const db = database("may-lag");
-  const context: TReadContext = { applicationId: client.applicationId, reach, ids, baseUrl: hubBaseUrl(), cut: await readCut(db), db };
+  const { cut, db } = await readMoment(database("may-lag"));
+  const context: TReadContext = { applicationId: client.applicationId, reach, ids, baseUrl: hubBaseUrl(), cut, db };
   await checkParents(context, route);
 
   const statement = statementFor(context, route);
