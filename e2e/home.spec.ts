@@ -34,7 +34,8 @@ test("the Data API reference page lists both endpoints and every query parameter
   await expect(page.getByRole("heading", { level: 1, name: "Hub — Data API" })).toBeVisible();
   await expect(page.getByRole("heading", { name: /\/manager\/v1\/data\/\{org_id\}/ })).toBeVisible();
   await expect(page.getByRole("heading", { name: /\/manager\/v1\/summary\/\{org_id\}/ })).toBeVisible();
+  // Each parameter is a term of the list (a definition list, which reads on a phone: accessibility.spec.ts).
   for (const name of ["min_date", "max_date", "event", "only", "except", "user_id", "code_term", "limit", "cursor"]) {
-    await expect(page.getByRole("cell", { name, exact: true }).first()).toBeVisible();
+    await expect(page.getByRole("term").filter({ has: page.getByText(name, { exact: true }) }).first()).toBeVisible();
   }
 });

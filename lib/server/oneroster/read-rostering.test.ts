@@ -109,6 +109,15 @@ describe("orgs", () => {
     expect(schools.map((o) => o.sourcedId).sort()).toEqual([s.schoolId, s.otherSchoolId].sort());
   });
 
+  it("a school's classes, courses, students, teachers and enrollments are its own", async () => {
+    const classes = list<{ sourcedId: string; school: { sourcedId: string } }>(await get(a.token, `schools/${s.schoolId}/classes`), "classes");
+    expect(classes.map((c) => c.sourcedId).sort()).toEqual([s.classId, s.otherClassId].sort());
+    expect(list(await get(a.token, `schools/${s.otherSchoolId}/classes`), "classes")).toEqual([]);
+    expect(list(await get(a.token, `schools/${s.schoolId}/courses`), "courses").length).toBe(1);
+    expect(list(await get(a.token, `schools/${s.schoolId}/teachers`), "users").length).toBe(1);
+    expect(list(await get(a.token, `schools/${s.otherSchoolId}/teachers`), "users").length).toBe(1);
+  });
+
   it("one org by id; an unknown one is a 404", async () => {
     expect((await get(a.token, `schools/${s.schoolId}`)).body.org).toMatchObject({ sourcedId: s.schoolId, status: "active" });
     expect((await get(a.token, `schools/${s.networkId}`)).status).toBe(404);

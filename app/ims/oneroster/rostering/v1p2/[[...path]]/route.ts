@@ -2,6 +2,7 @@
 // (lib/server/oneroster/read-rostering.ts, docs/oneroster.md). Also served by server.mjs without
 // Next's router, with this same handler (instrumentation-node.ts, docs/decisions/021).
 import { NextResponse, type NextRequest } from "next/server";
+import { otherMethods } from "@/lib/server/http/other-methods";
 import { readRostering, rosteringSegments } from "@/lib/server/oneroster/read-rostering";
 
 export async function GET(request: NextRequest): Promise<NextResponse> {
@@ -12,3 +13,5 @@ export async function GET(request: NextRequest): Promise<NextResponse> {
   });
   return NextResponse.json(answer.body, { status: answer.status, headers: answer.headers });
 }
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);
