@@ -144,6 +144,9 @@ export const READ_BY_INSTITUTION: Readonly<Record<TSourceName, boolean>> = {
 
 // ---------------------------------------------------------------- field maps
 
+/** The fields every object has: its id (as the collection compares it), status and dateLastModified. */
+const common = (sourcedId: TFieldSpec): TFieldMap => ({ sourcedId, status: STATUS, dateLastModified: MODIFIED });
+
 const STATUS: TFieldSpec = { sql: `(CASE WHEN src.deleted THEN 'tobedeleted' ELSE 'active' END)`, type: "enum", enumValues: ["active", "tobedeleted"] };
 const MODIFIED: TFieldSpec = { sql: "src.modified", type: "datetime" };
 /** An id: compared as text (the client's value is any text), sorted by the uuid itself (the index's order). */
@@ -199,9 +202,7 @@ export function fieldMapFor(name: TFieldMapName, c: TFieldContext): TFieldMap {
   switch (name) {
     case "orgs":
       return {
-        sourcedId: id("src.sid"),
-        status: STATUS,
-        dateLastModified: MODIFIED,
+        ...common(id("src.sid")),
         name: { sql: "src.name", type: "string" },
         type: { sql: "src.type", type: "enum", enumValues: ["district", "school", "department", "local", "national", "state"] },
         identifier: { sql: "''", type: "string" },
@@ -209,9 +210,7 @@ export function fieldMapFor(name: TFieldMapName, c: TFieldContext): TFieldMap {
       };
     case "academicSessions":
       return {
-        sourcedId: id("src.sid"),
-        status: STATUS,
-        dateLastModified: MODIFIED,
+        ...common(id("src.sid")),
         title: { sql: "src.title", type: "string" },
         startDate: { sql: "(src.start_date)::date", type: "date" },
         endDate: { sql: "(src.end_date)::date", type: "date" },
@@ -220,9 +219,7 @@ export function fieldMapFor(name: TFieldMapName, c: TFieldContext): TFieldMap {
       };
     case "courses":
       return {
-        sourcedId: id("src.sid"),
-        status: STATUS,
-        dateLastModified: MODIFIED,
+        ...common(id("src.sid")),
         title: { sql: `(coalesce(src.grade, 'Sem série') || ' — ' || src.period_code)`, type: "string" },
         courseCode: { sql: "coalesce(src.grade, '')", type: "string" },
         "schoolYear.sourcedId": id("src.period"),
@@ -230,9 +227,7 @@ export function fieldMapFor(name: TFieldMapName, c: TFieldContext): TFieldMap {
       };
     case "classes":
       return {
-        sourcedId: id("src.sid"),
-        status: STATUS,
-        dateLastModified: MODIFIED,
+        ...common(id("src.sid")),
         title: { sql: "src.title", type: "string" },
         classCode: { sql: "src.title", type: "string" },
         classType: { sql: "'homeroom'", type: "enum", enumValues: ["homeroom", "scheduled"] },
@@ -242,9 +237,7 @@ export function fieldMapFor(name: TFieldMapName, c: TFieldContext): TFieldMap {
       };
     case "enrollments":
       return {
-        sourcedId: personId("src.sid", c.toGlobal),
-        status: STATUS,
-        dateLastModified: MODIFIED,
+        ...common(personId("src.sid", c.toGlobal)),
         role: { sql: "src.role", type: "enum", enumValues: ["administrator", "proctor", "student", "teacher"] },
         primary: { sql: "'false'", type: "enum", enumValues: ["true", "false"] },
         "user.sourcedId": personId("src.user_id", c.toGlobal),
@@ -253,9 +246,7 @@ export function fieldMapFor(name: TFieldMapName, c: TFieldContext): TFieldMap {
       };
     case "users":
       return {
-        sourcedId: personId("src.sid", c.toGlobal),
-        status: STATUS,
-        dateLastModified: MODIFIED,
+        ...common(personId("src.sid", c.toGlobal)),
         userMasterIdentifier: personId("src.person", c.toGlobal),
         enabledUser: { sql: "(NOT src.deleted)", type: "boolean" },
         givenName: personal("string", () => `split_part(${nameSql(c)}, ' ', 1)`),
@@ -276,9 +267,7 @@ export function fieldMapFor(name: TFieldMapName, c: TFieldContext): TFieldMap {
       };
     case "demographics":
       return {
-        sourcedId: personId("src.sid", c.toGlobal),
-        status: STATUS,
-        dateLastModified: MODIFIED,
+        ...common(personId("src.sid", c.toGlobal)),
         birthDate: shown(c, "idade", personSql(`p."birthDate"`), "date"),
       };
   }
