@@ -267,12 +267,20 @@ const text = (value: unknown): string | null | undefined => (value === undefined
 export async function shapePage(kind: TObjectKind, rows: TRow[], context: TReadContext): Promise<Record<string, unknown>[]> {
   const { baseUrl, ids } = context;
   switch (kind) {
-    case "org":
+    case "org": {
+      // Each reached institution's children, gathered in one pass (not a scan of the reach per org).
+      const children = new Map<string, string[]>();
+      for (const i of context.reach.institutions.values()) {
+        if (!i.parentId) continue;
+        const siblings = children.get(i.parentId);
+        if (siblings) siblings.push(i.id);
+        else children.set(i.parentId, [i.id]);
+      }
       return rows.map((row) => {
         const institution = context.reach.institutions.get(row.sid);
-        const children = [...context.reach.institutions.values()].filter((i) => i.parentId === row.sid).map((i) => i.id);
-        return orgObject(baseUrl, { ...base(row), name: String(row.name), kind: row.type === "school" ? "school" : "network", parentId: institution?.parentId ?? null, childIds: children });
+        return orgObject(baseUrl, { ...base(row), name: String(row.name), kind: row.type === "school" ? "school" : "network", parentId: institution?.parentId ?? null, childIds: children.get(row.sid) ?? [] });
       });
+    }
     case "academicSession":
       return rows.map((row) => academicSessionObject({ ...base(row), title: String(row.title), startDate: String(row.start_date), endDate: String(row.end_date), code: String(row.code) }));
     case "course":
