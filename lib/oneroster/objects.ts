@@ -25,9 +25,20 @@ const COLLECTION_OF: Readonly<Record<TGuidRefType, string>> = {
   user: "users",
 };
 
+/** Each type's href up to its id, for the last base URL asked (there is one per server). */
+let hrefPrefixes: { baseUrl: string; of: Readonly<Record<TGuidRefType, string>> } | null = null;
+
+function hrefPrefix(baseUrl: string, type: TGuidRefType): string {
+  if (hrefPrefixes?.baseUrl !== baseUrl) {
+    const of = Object.fromEntries(Object.entries(COLLECTION_OF).map(([type, collection]) => [type, `${baseUrl}${ROSTERING_PATH}/${collection}/`]));
+    hrefPrefixes = { baseUrl, of: of as Record<TGuidRefType, string> };
+  }
+  return hrefPrefixes.of[type];
+}
+
 /** A GUIDRef (href, sourcedId, type); `baseUrl` is the Hub's base URL, without a trailing slash. */
 export function guidRef(baseUrl: string, type: TGuidRefType, sourcedId: string): TGuidRef {
-  return { href: `${baseUrl}${ROSTERING_PATH}/${COLLECTION_OF[type]}/${sourcedId}`, sourcedId, type };
+  return { href: hrefPrefix(baseUrl, type) + sourcedId, sourcedId, type };
 }
 
 /** What every row brings: its id (as the application sees it), whether it is gone, and when it last changed. */
@@ -45,9 +56,14 @@ interface TBaseObject {
   dateLastModified: string;
 }
 
-function base(row: TRowBase): TBaseObject {
-  return { sourcedId: row.sourcedId, status: row.deleted ? "tobedeleted" : "active", dateLastModified: row.modifiedAt.toISOString() };
-}
+/**
+ * Every object starts with these three members (TBaseObject), written out in each builder's
+ * literal: an object spread (`...base(row)`, or `...(x ? { x } : {})` for an optional member)
+ * made each object about 2.5 times as costly to build and to serialize (a page of 1,000
+ * enrollments: 15 ms of CPU against 6). An optional member is `undefined` when absent, which
+ * JSON leaves out.
+ */
+const statusOf = (row: TRowBase): TBaseObject["status"] => (row.deleted ? "tobedeleted" : "active");
 
 // ---------------------------------------------------------------- orgs
 
@@ -63,12 +79,14 @@ export interface TOrgRow extends TRowBase {
 /** A network is a `district` (OneRoster's "a group of schools"), a school a `school`. */
 export function orgObject(baseUrl: string, row: TOrgRow) {
   return {
-    ...base(row),
+    sourcedId: row.sourcedId,
+    status: statusOf(row),
+    dateLastModified: row.modifiedAt.toISOString(),
     name: row.name,
     type: row.kind === "school" ? ("school" as const) : ("district" as const),
     // Required by the model; the Hub keeps no external code (INEP) for an institution.
     identifier: "",
-    ...(row.parentId ? { parent: guidRef(baseUrl, "org", row.parentId) } : {}),
+    parent: row.parentId ? guidRef(baseUrl, "org", row.parentId) : undefined,
     children: row.childIds.map((id) => guidRef(baseUrl, "org", id)),
   };
 }
@@ -91,7 +109,9 @@ export interface TSessionRow extends TRowBase {
  */
 export function academicSessionObject(row: TSessionRow) {
   return {
-    ...base(row),
+    sourcedId: row.sourcedId,
+    status: statusOf(row),
+    dateLastModified: row.modifiedAt.toISOString(),
     title: row.title,
     startDate: row.startDate,
     endDate: row.endDate,
@@ -118,7 +138,9 @@ export function courseTitle(grade: string | null, periodCode: string): string {
 
 export function courseObject(baseUrl: string, row: TCourseRow) {
   return {
-    ...base(row),
+    sourcedId: row.sourcedId,
+    status: statusOf(row),
+    dateLastModified: row.modifiedAt.toISOString(),
     title: courseTitle(row.grade, row.periodCode),
     schoolYear: guidRef(baseUrl, "academicSession", row.periodId),
     courseCode: row.grade ?? "",
@@ -149,8 +171,10 @@ export interface TClassRow extends TRowBase {
 /** A class (turma) is a `homeroom`: its students take every subject together. */
 export function classObject(baseUrl: string, row: TClassRow) {
   return {
-    ...base(row),
-    ...(row.shift ? { metadata: { "hub.turno": row.shift } } : {}),
+    sourcedId: row.sourcedId,
+    status: statusOf(row),
+    dateLastModified: row.modifiedAt.toISOString(),
+    metadata: row.shift ? { "hub.turno": row.shift } : undefined,
     title: row.title,
     classCode: row.title,
     classType: "homeroom" as const,
@@ -211,16 +235,20 @@ export function splitName(name: string | null | undefined): { givenName: string;
 
 export function userObject(baseUrl: string, row: TUserRow) {
   const org = guidRef(baseUrl, "org", row.institutionId);
+  const { givenName, familyName } = splitName(row.name);
   return {
-    ...base(row),
+    sourcedId: row.sourcedId,
+    status: statusOf(row),
+    dateLastModified: row.modifiedAt.toISOString(),
     userMasterIdentifier: row.masterId,
     userIds: row.cpf ? [{ type: "CPF", identifier: row.cpf }] : [],
     enabledUser: row.deleted ? ("false" as const) : ("true" as const),
-    ...splitName(row.name),
+    givenName,
+    familyName,
     roles: [{ roleType: "primary" as const, role: userRole(row.role, row.institutionKind), org }],
     primaryOrg: org,
-    ...(row.email ? { email: row.email } : {}),
-    ...(row.phone ? { phone: row.phone } : {}),
+    email: row.email || undefined,
+    phone: row.phone || undefined,
     agents: row.agentIds.map((id) => guidRef(baseUrl, "user", id)),
   };
 }
@@ -238,8 +266,10 @@ export interface TEnrollmentRow extends TRowBase {
 
 export function enrollmentObject(baseUrl: string, row: TEnrollmentRow) {
   return {
-    ...base(row),
-    ...(row.subject ? { metadata: { "hub.disciplina": row.subject } } : {}),
+    sourcedId: row.sourcedId,
+    status: statusOf(row),
+    dateLastModified: row.modifiedAt.toISOString(),
+    metadata: row.subject ? { "hub.disciplina": row.subject } : undefined,
     user: guidRef(baseUrl, "user", row.userId),
     class: guidRef(baseUrl, "class", row.classId),
     school: guidRef(baseUrl, "org", row.institutionId),
@@ -256,5 +286,5 @@ export interface TDemographicsRow extends TRowBase {
 }
 
 export function demographicsObject(row: TDemographicsRow) {
-  return { ...base(row), ...(row.birthDate ? { birthDate: row.birthDate } : {}) };
+  return { sourcedId: row.sourcedId, status: statusOf(row), dateLastModified: row.modifiedAt.toISOString(), birthDate: row.birthDate || undefined };
 }

@@ -44,3 +44,30 @@ export class JsonStream {
     return JSON.parse(Buffer.concat(parts).toString("utf8")) as T;
   }
 }
+
+/** Elements of a long array serialized together: a string well under V8's large-object size (128 KB) for pages of OneRoster objects. */
+const ELEMENTS_PER_CHUNK = 100;
+
+/**
+ * `value` as a JsonStream, the same bytes as JSON.stringify(value). An object whose one member is
+ * a long array (a page: `{"users": [...]}`) is written a hundred elements at a time, so a page of
+ * 1,000 objects is never one string of most of a megabyte (a large object, which costs the
+ * collector a full collection sooner) and each chunk can be compressed while the next is written.
+ */
+export function jsonInChunks(value: unknown): JsonStream {
+  return new JsonStream(async function* () {
+    const entries = value !== null && typeof value === "object" && !Array.isArray(value) ? Object.entries(value) : [];
+    const [only] = entries;
+    if (entries.length !== 1 || !Array.isArray(only![1]) || only![1].length <= ELEMENTS_PER_CHUNK) {
+      yield Buffer.from(JSON.stringify(value));
+      return;
+    }
+    const [name, list] = only as [string, unknown[]];
+    yield Buffer.from(`{${JSON.stringify(name)}:[`);
+    for (let at = 0; at < list.length; at += ELEMENTS_PER_CHUNK) {
+      const text = JSON.stringify(list.slice(at, at + ELEMENTS_PER_CHUNK));
+      yield Buffer.from(`${at === 0 ? "" : ","}${text.slice(1, -1)}`);
+    }
+    yield Buffer.from("]}");
+  });
+}

@@ -45,7 +45,8 @@ async function get(token: string | null, path: string): Promise<TAnswer> {
     query: url.searchParams,
     authorization: token === null ? null : `Bearer ${token}`,
   });
-  return answer as TAnswer;
+  // The body as a client reads it: an absent optional member is undefined in the object and not in the JSON.
+  return { ...answer, body: JSON.parse(JSON.stringify(answer.body)) } as TAnswer;
 }
 
 const list = <T = Record<string, unknown>>(answer: TAnswer, member: string) => answer.body[member] as T[];

@@ -2,6 +2,7 @@
 // (lib/server/oneroster/read-rostering.ts, docs/oneroster.md). Also served by server.mjs without
 // Next's router, with this same handler (instrumentation-node.ts, docs/decisions/021).
 import { NextResponse, type NextRequest } from "next/server";
+import { jsonInChunks } from "@/lib/server/http/json-text";
 import { otherMethods } from "@/lib/server/http/other-methods";
 import { readRostering, rosteringSegments } from "@/lib/server/oneroster/read-rostering";
 
@@ -11,7 +12,8 @@ export async function GET(request: NextRequest): Promise<NextResponse> {
     query: request.nextUrl.searchParams,
     authorization: request.headers.get("authorization"),
   });
-  return NextResponse.json(answer.body, { status: answer.status, headers: answer.headers });
+  // A page goes out as it is serialized, a hundred objects at a time (lib/server/http/json-text.ts).
+  return new NextResponse(jsonInChunks(answer.body).stream(), { status: answer.status, headers: answer.headers });
 }
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);
