@@ -11,18 +11,22 @@
 //     [--plot docs/performance-growth.svg] [--json bench/data-api/growth-results.json] [--only all|oneroster]
 //
 // The OneRoster 1.2 pages (issue #43) are measured with the Data API's queries; `--only oneroster`
-// measures them alone (no Data API query, no walk) and writes --json/--plot only when given.
+// measures them alone (no Data API query, no walk) and writes --json/--plot only when given. Each
+// OneRoster page is timed three ways in turns: the served hub, its own SQL replayed, and its floor
+// (oneroster-floor.ts: that SQL, then the hub's own answer's bytes sent through the hub's
+// compression), and a table of the three and their ratios is printed.
 // `--reuse` measures the databases an earlier run kept (migrated again, not seeded again): give
 // both runs the same HUB_SECRET, which sealed the kept databases' secrets.
 //
 // DATABASE_URL names a server and a database to connect to for administration; the benchmark drops
 // and creates `--database`_<size> there for each size, prepares each (migrations, demo seed), builds
 // the hub if needed, and serves size i on `--port` + i. Setup, results and reading: docs/performance.md.
-import { spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { Agent } from "node:http";
 import os from "node:os";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { createDatabase, setDatabase, type Database } from "@/lib/server/db/database";
@@ -137,6 +141,8 @@ interface TQueryResult {
   events: number;
   http: { p50: number; p99: number };
   sql: { p50: number; p99: number };
+  /** OneRoster pages: the floor (its own SQL, then the same body's delivery: oneroster-floor.ts). */
+  floor?: { p50: number; p99: number };
   buffers: { total: number; people: number };
   sqlNote?: string;
 }
@@ -388,6 +394,15 @@ async function measureOneRoster(sizes: TSize[]): Promise<TQueryResult[][]> {
     sizes.map(async (s) => (await s.pool.query<{ id: string }>(`SELECT id FROM "Class" WHERE "institutionId" = $1 ORDER BY id LIMIT 1`, [s.network.schools[0]!.id])).rows[0]!.id),
   );
   const pages = sizes.map((s, i) => pagesOf(s, classOf[i]!));
+  // Each page's floor (oneroster-floor.ts): its own SQL, then the hub's answer's bytes, compressed as the hub does.
+  const floorPages: TFloorPage[] = [];
+  for (const [i, s] of sizes.entries()) {
+    for (const page of pages[i]!) {
+      const check = await httpGetOk(agent, `${s.base}/ims/oneroster/rostering/v1p2/${page.path}`, "", "identity", { authorization: `Bearer ${tokens[i]!}` });
+      floorPages.push({ url: s.url, statements: await rosteringStatements(s, page.path), body: check.body.toString("base64") });
+    }
+  }
+  const floor = await startOneRosterFloor(floorPages);
   for (let q = 0; q < pages[0]!.length; q++) {
     const timers: Record<string, () => Promise<unknown>> = {};
     const prepared = [];
@@ -399,6 +414,8 @@ async function measureOneRoster(sizes: TSize[]): Promise<TQueryResult[][]> {
       const records = ((JSON.parse(check.body.toString()) as Record<string, unknown[]>)[page.member] ?? []).length;
       const statements = await rosteringStatements(s, page.path);
       timers[`http ${i}`] = () => httpGetOk(agent, target, "", "gzip, deflate", headers);
+      const floorTarget = `${floor.base}/${i * pages[0]!.length + q}`;
+      timers[`floor ${i}`] = () => httpGetOk(agent, floorTarget, "", "gzip, deflate");
       timers[`sql ${i}`] = async () => {
         for (const statement of statements) await s.pool.query(statement.sql, statement.params);
       };
@@ -414,13 +431,47 @@ async function measureOneRoster(sizes: TSize[]): Promise<TQueryResult[][]> {
         events: records,
         http: stats(times[`http ${i}`]!),
         sql: stats(times[`sql ${i}`]!),
+        floor: stats(times[`floor ${i}`]!),
         buffers: { total: buffers, people: 0 },
         sqlNote: `${statements.length} statements; X-Total-Count ${String(total)}`,
       });
     }
-    log(`${pages[0]![q]!.name}: HTTP p50 ${results.map((r) => r.at(-1)!.http.p50.toFixed(1)).join(" / ")} ms, SQL p50 ${results.map((r) => r.at(-1)!.sql.p50.toFixed(1)).join(" / ")} ms`);
+    log(
+      `${pages[0]![q]!.name}: HTTP p50 ${results.map((r) => r.at(-1)!.http.p50.toFixed(1)).join(" / ")} ms, floor p50 ${results.map((r) => r.at(-1)!.floor!.p50.toFixed(1)).join(" / ")} ms, SQL p50 ${results.map((r) => r.at(-1)!.sql.p50.toFixed(1)).join(" / ")} ms`,
+    );
   }
+  floor.stop();
+  console.log(oneRosterTable(sizes, results));
   return results;
+}
+
+type TFloorPage = { url: string; statements: { sql: string; params: unknown[] }[]; body: string };
+
+/** The floor server (oneroster-floor.ts) serving `floorPages`, GET /<index> each. */
+async function startOneRosterFloor(floorPages: TFloorPage[]): Promise<{ base: string; stop: () => void }> {
+  const file = path.join(os.tmpdir(), `oneroster-floor-${process.pid}.json`);
+  writeFileSync(file, JSON.stringify(floorPages));
+  const child = spawn("npx", ["tsx", "bench/data-api/oneroster-floor.ts", file], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      const ready = /ready (\d+)/.exec(chunk.toString());
+      if (ready) resolve(ready[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`the OneRoster floor exited (${code})`)));
+  });
+  return { base: `http://127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
+}
+
+/** Each page at each size: the hub, its floor and its own SQL (p50), and the ratios point 7 asks for. */
+function oneRosterTable(sizes: TSize[], results: TQueryResult[][]): string {
+  const rows = results[0]!.flatMap((first, q) =>
+    sizes.map((s, i) => {
+      const r = results[i]![q]!;
+      const f = r.floor!.p50;
+      return `| ${first.name} | ${s.students.toLocaleString("en")} | ${r.http.p50.toFixed(1)} | ${f.toFixed(1)} | ${r.sql.p50.toFixed(1)} | ${(r.http.p50 / r.sql.p50).toFixed(2)}× | ${(f / r.sql.p50).toFixed(2)}× | ${(r.http.p50 / f).toFixed(2)}× |`;
+    }),
+  );
+  return ["| page | students | HTTP p50 ms | floor p50 ms | its own SQL p50 ms | HTTP ÷ SQL | floor ÷ SQL | HTTP ÷ floor |", "|---|---:|---:|---:|---:|---:|---:|---:|", ...rows].join("\n");
 }
 
 /** "scan + people" when the statement looks people up, else the total. */
