@@ -22,7 +22,7 @@
 // and creates `--database`_<size> there for each size, prepares each (migrations, demo seed), builds
 // the hub if needed, and serves size i on `--port` + i. Setup, results and reading: docs/performance.md.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { Agent } from "node:http";
 import os from "node:os";
@@ -49,6 +49,7 @@ import { unenrollStudent } from "@/lib/server/school-data/unenroll-student";
 import { readRosteringAs } from "@/lib/server/oneroster/read-rostering";
 import { ALL_ONEROSTER_SCOPES } from "@/lib/oneroster/scopes";
 import type { Database as TDatabase } from "@/lib/server/db/database";
+import { replay, type TStatement } from "./replay";
 import { runToExit, startServer, walkFeed } from "./serve";
 
 const { values } = parseArgs({
@@ -350,14 +351,15 @@ async function oneRosterToken(base: string): Promise<string> {
  * Left out: the bearer check's application lookup (this process cannot verify the served hub's
  * token issuer) and the access log's insert, written off the response path.
  */
-async function rosteringStatements(s: TSize, path: string): Promise<{ sql: string; params: unknown[] }[]> {
-  const captured: { sql: string; params: unknown[] }[] = [];
+async function rosteringStatements(s: TSize, path: string): Promise<TStatement[]> {
+  const captured: TStatement[] = [];
   const spy: TDatabase = {
     ...s.db,
     sql: {
       ...s.db.sql,
       query: (sql, params, options) => {
-        if (!/^\s*INSERT/i.test(sql)) captured.push({ sql, params: params ?? [] });
+        // A statement the hub prepares is replayed prepared too: its plan is the generic one.
+        if (!/^\s*INSERT/i.test(sql)) captured.push({ sql, params: params ?? [], ...(options?.prepared ? { name: `growth_${createHash("sha256").update(sql).digest("hex").slice(0, 16)}` } : {}) });
         return s.db.sql.query(sql, params, options);
       },
     },
@@ -417,7 +419,7 @@ async function measureOneRoster(sizes: TSize[]): Promise<TQueryResult[][]> {
       const floorTarget = `${floor.base}/${i * pages[0]!.length + q}`;
       timers[`floor ${i}`] = () => httpGetOk(agent, floorTarget, "", "gzip, deflate");
       timers[`sql ${i}`] = async () => {
-        for (const statement of statements) await s.pool.query(statement.sql, statement.params);
+        for (const statement of statements) await replay(s.pool, statement);
       };
       prepared.push({ page, records, statements, total: check.headers["x-total-count"] });
     }
@@ -445,7 +447,7 @@ async function measureOneRoster(sizes: TSize[]): Promise<TQueryResult[][]> {
   return results;
 }
 
-type TFloorPage = { url: string; statements: { sql: string; params: unknown[] }[]; body: string };
+type TFloorPage = { url: string; statements: TStatement[]; body: string };
 
 /** The floor server (oneroster-floor.ts) serving `floorPages`, GET /<index> each. */
 async function startOneRosterFloor(floorPages: TFloorPage[]): Promise<{ base: string; stop: () => void }> {

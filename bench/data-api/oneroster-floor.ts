@@ -8,16 +8,17 @@
 //
 //   npx tsx bench/data-api/oneroster-floor.ts <pages.json>     # prints "ready <port>"
 //
-// pages.json: [{ url, statements: [{ sql, params }], body (base64) }, ...]; GET /<index> serves one.
+// pages.json: [{ url, statements: [{ sql, params, name? }], body (base64) }, ...]; GET /<index> serves one.
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { createCompression } from "@/lib/server/http/compression.mjs";
+import { replay, type TStatement } from "./replay";
 
 interface TFloorPage {
   url: string;
-  statements: { sql: string; params: unknown[] }[];
+  statements: TStatement[];
   body: string;
 }
 
@@ -33,7 +34,7 @@ const server = http.createServer((req, res) => {
   compress(req, res);
   void (async () => {
     const pool = poolOf(page.url);
-    for (const statement of page.statements) await pool.query(statement.sql, statement.params);
+    for (const statement of page.statements) await replay(pool, statement);
     res.setHeader("Content-Type", "application/json");
     res.setHeader("Cache-Control", "no-store");
     res.end(page.bytes);
