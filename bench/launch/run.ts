@@ -10,12 +10,12 @@
 // after an untimed warm-up of each (--warmup seconds, 0 for none): the figures are those of a
 // server that has been answering for a while, as in a school's morning, not of its first
 // thousand requests, which V8 runs before it has optimized them.
-import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { prepareDatabase, spawnChild, startHub, stopChild, waitForAnswer } from "../lib/hub";
 import { readBenchPeople, sessionCookieHeader } from "../lib/hub-session";
 import { loadAverage, machineLine, printRepetition, printRss, RssSampler, runLoad, type TPairRow } from "../lib/load";
+import { readToolSecret, writeLaunchFloorPage } from "./floor-page";
 
 const { values } = parseArgs({
   options: {
@@ -35,46 +35,20 @@ console.log(`bench/launch on ${engine}: ${machineLine()}`);
 const env = prepareDatabase("launch", engine, port);
 const people = await readBenchPeople(env, engine);
 const cookie = await sessionCookieHeader(env, people.student); // also sets the bench's HUB_SECRET
-const secret = await readToolSecret(env, people.placementId);
+const secret = await readToolSecret(env, engine, people.placementId);
 const hub = await startHub(env);
 const launchUrl = `${hub.base}/launch/${people.placementId}`;
 
-/** The tool's shared secret, decrypted as the hub does, for the floor to sign with. */
-async function readToolSecret(e: Record<string, string>, placementId: string): Promise<string> {
-  const { createDatabase } = await import("@/lib/server/db/database");
-  const { decryptSecret } = await import("@/lib/server/crypto/secret-box");
-  const { LTI_SECRET_PURPOSE } = await import("@/lib/server/tools/lti-secret-purpose");
-  const db = createDatabase(engine === "postgres" ? { url: e.DATABASE_URL } : { dataDir: `${e.HUB_DATA_DIR}/pglite` });
-  try {
-    const [row] = await db.sql.query<{ sharedSecretEnc: string }>(
-      `SELECT t."sharedSecretEnc" FROM "Placement" p JOIN "Tool" t ON t.id = p."toolId" WHERE p.id = $1`, [placementId],
-    );
-    return decryptSecret(row!.sharedSecretEnc, LTI_SECRET_PURPOSE);
-  } finally {
-    await db.close();
-  }
-}
-
 // One launch page of the hub, taken apart: the floor writes the same page around its own fields.
 const sample = await (await fetch(launchUrl, { headers: { cookie } })).text();
-const form = /<form id="lti-launch"[^>]*action="([^"]+)"[^>]*>/.exec(sample);
-if (!form) throw new Error(`No launch form in the hub's answer:\n${sample.slice(0, 500)}`);
-const unescape = (v: string) => v.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-const inputs = [...sample.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m) => [unescape(m[1]!), unescape(m[2]!)] as const);
-const params = Object.fromEntries(inputs.filter(([name]) => !name.startsWith("oauth_")));
-const firstInput = sample.indexOf("<input");
-const lastInput = sample.lastIndexOf(">", sample.indexOf("<h1>")) + 1;
 const pageFile = path.join(env.HUB_DATA_DIR ?? path.resolve(".tmp", "bench"), "launch-page.json");
-writeFileSync(pageFile, JSON.stringify({
-  action: unescape(form[1]!), consumerKey: params.oauth_consumer_key ?? inputs.find(([n]) => n === "oauth_consumer_key")?.[1], secret,
-  params, before: sample.slice(0, firstInput), after: sample.slice(lastInput),
-}));
+const fieldCount = writeLaunchFloorPage(sample, secret, pageFile);
 const floor = spawnChild(process.execPath, [path.join(import.meta.dirname, "floor.mjs")], {
   stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, PORT: String(floorPort), LAUNCH_PAGE: pageFile },
 });
 const floorUrl = `http://localhost:${floorPort}/launch`;
 await waitForAnswer(floorUrl);
-console.log(`page: ${sample.length} bytes, ${inputs.length} fields; placement ${people.placementId}`);
+console.log(`page: ${sample.length} bytes, ${fieldCount} fields; placement ${people.placementId}`);
 
 const rss = new RssSampler(hub.server.pid!);
 const rows: TPairRow[] = [];

@@ -11,15 +11,16 @@ export const FORM_HEADERS = { "content-type": "application/x-www-form-urlencoded
 /**
  * `n` authorization codes for the demo application, from the hub's own authorization endpoint for
  * the signed-in person of `cookie` (8 requests at a time), bound to BENCH_VERIFIER. `base` is the
- * hub the demo was seeded for (its redirect URI); `origin` the server asked, `base` by default.
+ * hub the demo was seeded for (its redirect URI); `origin` the server asked, `base` by default;
+ * `extra`, more parameters of the request (a login_hint).
  */
-export async function mintHubCodes(base: string, cookie: string, n: number, origin: string = base): Promise<string[]> {
+export async function mintHubCodes(base: string, cookie: string, n: number, origin: string = base, extra: Record<string, string> = {}): Promise<string[]> {
   const challenge = createHash("sha256").update(BENCH_VERIFIER).digest("base64url");
   const codes: string[] = [];
   const one = async (i: number) => {
     const query = new URLSearchParams({
       response_type: "code", client_id: DEMO_CLIENT.id, redirect_uri: `${base}/demo-app/callback`, scope: "openid user.info",
-      state: `s${i}`, nonce: `n${i}`, code_challenge: challenge, code_challenge_method: "S256",
+      state: `s${i}`, nonce: `n${i}`, code_challenge: challenge, code_challenge_method: "S256", ...extra,
     });
     const res = await fetch(`${origin}/lti/v1/oauth2/authorize?${query}`, { headers: { cookie }, redirect: "manual" });
     const code = new URL(res.headers.get("location") ?? "", base).searchParams.get("code");

@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { prepareDatabase, startHub } from "../lib/hub";
 import { readBenchPeople, sessionCookieHeader } from "../lib/hub-session";
 import { loadAverage, machineLine, RssSampler, printRss, runLoad, type TLoadResult } from "../lib/load";
+import { addLti13Copy, authenticationBody, formFields } from "./tool";
 
 const { values } = parseArgs({
   options: {
@@ -28,52 +29,26 @@ console.log(`bench/lti13 on ${engine}: ${machineLine()}`);
 const env = prepareDatabase("lti13", engine, port);
 const people = await readBenchPeople(env, engine);
 const cookie = await sessionCookieHeader(env, people.student);
-const lti13PlacementId = await addLti13Copy(env, people.placementId);
+const lti13PlacementId = await addLti13CopyIn(env, people.placementId);
 const hub = await startHub(env);
 
-/** A copy of the placement's tool with an LTI 1.3 registration, placed at the same school. */
-async function addLti13Copy(e: Record<string, string>, placementId: string): Promise<string> {
+/** A copy of the placement's tool with an LTI 1.3 registration, placed at the same school (bench/lti13/tool.ts). */
+async function addLti13CopyIn(e: Record<string, string>, placementId: string): Promise<string> {
   const { createDatabase } = await import("@/lib/server/db/database");
   const db = createDatabase(engine === "postgres" ? { url: e.DATABASE_URL } : { dataDir: `${e.HUB_DATA_DIR}/pglite` });
   try {
-    const [tool] = await db.sql.query<{ id: string }>(
-      `INSERT INTO "Tool" (id, "edtechId", title, "shortDescription", "longDescription", "siteUrl", "logoId", "launchUrl", "consumerKey", "sharedSecretEnc", status, "updatedAt")
-       SELECT gen_random_uuid(), "edtechId", title || ' (LTI 1.3)', "shortDescription", "longDescription", "siteUrl", "logoId", "launchUrl", "consumerKey" || '-13', "sharedSecretEnc", status, now()
-         FROM "Tool" WHERE id = (SELECT "toolId" FROM "Placement" WHERE id = $1) RETURNING id`,
-      [placementId],
-    );
-    const base = e.HUB_BASE_URL!;
-    await db.sql.query(
-      `INSERT INTO "ToolLti13" ("toolId", "clientId", "deploymentId", "loginUrl", "targetLinkUri", "redirectUris", "jwksUrl", "updatedAt")
-       VALUES ($1, gen_random_uuid(), gen_random_uuid(), $2, $3, ARRAY[$3], $4, now())`,
-      [tool!.id, `${base}/demo-tool/lti13/login`, `${base}/demo-tool/lti13/launch`, `${base}/.well-known/jwks.json`],
-    );
-    const [placement] = await db.sql.query<{ id: string }>(
-      `INSERT INTO "Placement" (id, "toolId", "institutionId", roles, "customParams", "updatedAt")
-       SELECT gen_random_uuid(), $1, "institutionId", '{}', '{}', now() FROM "Placement" WHERE id = $2 RETURNING id`,
-      [tool!.id, placementId],
-    );
-    return placement!.id;
+    return await addLti13Copy(db, e.HUB_BASE_URL!, placementId);
   } finally {
     await db.close();
   }
 }
 
-const decode = (v: string) => v.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-
 /** `n` authentication requests as the reference tool sends them, each with its own nonce. */
 async function authenticationBodies(n: number): Promise<string[]> {
   const page = await (await fetch(`${hub.base}/launch/${lti13PlacementId}`, { headers: { cookie } })).text();
-  const fields = Object.fromEntries([...page.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m) => [decode(m[1]!), decode(m[2]!)]));
-  if (!fields.lti_message_hint) throw new Error(`No login initiation form:\n${page.slice(0, 400)}`);
+  const fields = formFields(page);
   const run = Math.random().toString(36).slice(2);
-  return Array.from({ length: n }, (_, i) =>
-    new URLSearchParams({
-      scope: "openid", response_type: "id_token", response_mode: "form_post", prompt: "none",
-      client_id: fields.client_id!, redirect_uri: `${hub.base}/demo-tool/lti13/launch`,
-      login_hint: fields.login_hint!, lti_message_hint: fields.lti_message_hint!, state: `s${i}`, nonce: `${run}-${i}`,
-    }).toString(),
-  );
+  return Array.from({ length: n }, (_, i) => authenticationBody(hub.base, fields, `s${i}`, `${run}-${i}`));
 }
 
 const rss = new RssSampler(hub.server.pid!);
