@@ -211,11 +211,12 @@ export async function metricsText() {
 export function observePool(name, pool) {
   const s = state();
   s.pools.set(name, pool);
-  const acquire = s.metrics.poolAcquire;
+  // The pool's own child of the histogram: its labels are hashed once, not on every query.
+  const acquire = s.metrics.poolAcquire.labels({ pool: name });
   const connect = /** @type {(cb?: Function) => Promise<unknown> | undefined} */ (pool.connect.bind(pool));
   /** @param {Function} [callback] */
   pool.connect = (callback) => {
-    const end = acquire.startTimer({ pool: name });
+    const end = acquire.startTimer();
     if (typeof callback === "function") return connect((/** @type {unknown[]} */ ...args) => (end(), callback(...args)));
     return /** @type {Promise<unknown>} */ (connect()).then(
       (connection) => (end(), connection),

@@ -9,6 +9,9 @@
 //   6. the profile still exists and its institution still enables the app  → else 401 invalid_token
 // The person's attributes are those the institution shares with the application, anonymized with
 // the Data API's per-application pseudonyms, so both interfaces show one person the same way.
+// A process keeps its last answer for a token and sends it again while one statement, read on every
+// call, shows that nothing it was made of has changed (TKeptAnswer, FRESH_SQL); revocation, expiry
+// and x-relationship-id are checked on every call, and every call is written to the access log.
 import { database } from "@/lib/server/db/database";
 import type { InstitutionKind, Person, Role } from "@/lib/generated/prisma/client";
 import { readBearerToken } from "@/lib/oauth/authorization-header";
@@ -82,17 +85,41 @@ async function verifySignedToken(token: string, now: Date): Promise<(TPresentedT
 }
 
 /**
+ * A user info answer this process computed for a token, and what it was computed from (`stamp`:
+ * the versions of the rows it read, see STAMP). It is served again only while the database, read
+ * on every call in the same statement as the token's row (FRESH_SQL), still shows that stamp: a
+ * changed person, profile, institution, application or sharing rule changes the stamp in the same
+ * commit, and the answer is then computed afresh by RECORD_SQL, which reads the record and its
+ * stamp from one snapshot. Revocation and expiry come from the token's row on every call; the
+ * access log is written on every call.
+ */
+interface TKeptAnswer {
+  stamp: string;
+  /** The answer as JSON text (TUserInfo). */
+  body: string;
+  subject: string;
+  applicationId: string;
+  institutionId: string;
+  profileId: string;
+  attributes: readonly string[];
+}
+
+/** A verified token, and the last answer given for it (if it was a 200). */
+type TVerifiedToken = TPresentedToken & { exp: number; answer?: TKeptAnswer };
+
+/**
  * Tokens whose signature this process verified, until they expire (docs/decisions/025): a JWT's
  * signature, issuer and claims never change, and a key stays published for as long as any token
  * it signed is unexpired, so the verification's answer for a given token string holds until its
  * `exp`. Everything that can change — revocation, the profile, the institution's rules — is read
- * from the database on every request, after this. Only tokens that verified are kept (a forged
- * one cannot fill the map), at most VERIFIED_TOKENS_MAX, the oldest forgotten first.
+ * from the database on every request, after this (the last answer kept beside a token is sent only
+ * if the statement shows it still holds). Only tokens that verified are kept (a forged one cannot
+ * fill the map), at most VERIFIED_TOKENS_MAX, the oldest forgotten first.
  */
-const verifiedTokens = new Map<string, TPresentedToken & { exp: number }>();
+const verifiedTokens = new Map<string, TVerifiedToken>();
 const VERIFIED_TOKENS_MAX = 10_000;
 
-async function verifyPresentedToken(token: string, now: Date): Promise<TPresentedToken | OAuthError> {
+async function verifyPresentedToken(token: string, now: Date): Promise<TVerifiedToken | OAuthError> {
   const known = verifiedTokens.get(token);
   if (known && known.exp * 1000 > now.getTime()) return known;
   if (known) verifiedTokens.delete(token);
@@ -103,91 +130,167 @@ async function verifyPresentedToken(token: string, now: Date): Promise<TPresente
   return verified;
 }
 
+/** What every call reads: the token's state now, and what an answer is made of when none is kept. */
+interface TTokenRow {
+  revoked: boolean;
+  /** expiresAt ≤ the `now` of the call. */
+  expired: boolean;
+}
+
 interface TTokenRecord {
   profileId: string;
   scope: string;
-  revokedAt: Date | null;
-  expiresAt: Date;
+  /** What the record was read from (see STAMP). */
+  stamp: string;
   application: { id: string; clientId: string; edtechId: string };
   /** Null when the profile was deleted since the token was issued. */
   role: Role | null;
   institution: { id: string; name: string; kind: InstitutionKind } | null;
-  person: Pick<Person, "name" | "birthDate" | "cpf" | "email" | "phone"> | null;
+  person: Omit<Pick<Person, "name" | "birthDate" | "cpf" | "email" | "phone">, "birthDate"> | null;
+  /** YYYY-MM-DD. */
+  birthDate: string | null;
   /** The application's sharing rule rows at the profile's institution (the rule engine's sub-select). */
   ruleRows: TRuleRow[];
 }
 
-// The token's row with its application, profile, person, institution and the application's
-// sharing rule rows there, in one prepared statement (docs/decisions/021). The birth date comes
-// back as UTC midnight, as Prisma gives it.
-const TOKEN_RECORD_SQL = `
-SELECT t."profileId", t.scope, t."revokedAt", t."expiresAt",
-       ${ruleRowsColumnSql("application", { institution: `pr."institutionId"`, edtech: `a."edtechId"`, partner: "a.id" })} AS "ruleRows",
-       json_build_object('id', a.id, 'clientId', a."clientId", 'edtechId', a."edtechId") AS application,
-       pr.role,
-       CASE WHEN i.id IS NULL THEN NULL ELSE json_build_object('id', i.id, 'name', i.name, 'kind', i.kind) END AS institution,
-       CASE WHEN pe.id IS NULL THEN NULL ELSE json_build_object('name', pe.name, 'cpf', pe.cpf, 'email', pe.email, 'phone', pe.phone) END AS person,
-       pe."birthDate"::timestamp AT TIME ZONE 'UTC' AS "birthDate"
+// The token's row ($1: its jti) with its application, profile, person and institution.
+const TOKEN_FROM = `
   FROM "AccessToken" t
   JOIN "OAuthApplication" a ON a.id = t."applicationId"
   LEFT JOIN "Profile" pr ON pr.id = t."profileId"
   LEFT JOIN "Person" pe ON pe.id = pr."personId"
   LEFT JOIN "Institution" i ON i.id = pr."institutionId"
+  LEFT JOIN "SharingRuleVersion" v ON v.id = 1
  WHERE t.jti = $1`;
 
-async function findTokenRecord(jti: string): Promise<TTokenRecord | null> {
-  const [row] = await database().sql.query<Omit<TTokenRecord, "person"> & { person: Omit<Person, "birthDate"> | null; birthDate: Date | null }>(
-    TOKEN_RECORD_SQL, [jti], { prepared: true },
-  );
-  if (!row) return null;
-  const { birthDate, person, ...rest } = row;
-  return { ...rest, person: person && { ...person, birthDate } };
+// The stamp of everything an answer is made of: the row versions (xmin: a new one with every
+// update, from the transaction that wrote it) of the application, profile, person and institution,
+// and the sharing rules' version (a number the rule tables' triggers change in the same commit as
+// any change to a rule row, a contract or the tree: migration 20261202090000_sharing_rule_version).
+const STAMP = `concat(a.xmin, '.', pr.xmin, '.', pe.xmin, '.', i.xmin, '.', v.version)`;
+
+// The token's revocation and expiry at `now`, the call's time (sent as ISO text: the driver's own
+// formatting of a Date, in local time by hand, costs more).
+const tokenState = (now: string) => `t."revokedAt" IS NOT NULL AS revoked, t."expiresAt" <= ${now}::timestamptz AS expired`;
+
+/**
+ * For a token with a kept answer: its state, and whether the answer still holds ($2: its stamp).
+ * Primary-key lookups only, three small columns (the driver parses each column's description on
+ * every call). About 65 µs of PostgreSQL's CPU against 85–100 for RECORD_SQL, whose rule sub-select
+ * PostgreSQL sets up on every execution even where a CASE skips it.
+ */
+export const FRESH_SQL = `SELECT ${tokenState("$3")}, ${STAMP} = $2 AS fresh ${TOKEN_FROM}`;
+
+/**
+ * For a token without a kept answer, or a stale one: its state and, from the same snapshot, the
+ * stamp, the token's profile and scope, the application, profile, person, institution and the
+ * application's sharing rule rows there (the rule engine's sub-select), in one prepared statement
+ * (docs/decisions/021). $2: the call's time.
+ */
+export const RECORD_SQL = `
+SELECT ${tokenState("$2")}, json_build_object(
+         'profileId', t."profileId", 'scope', t.scope, 'stamp', ${STAMP},
+         'application', json_build_object('id', a.id, 'clientId', a."clientId", 'edtechId', a."edtechId"),
+         'role', pr.role,
+         'institution', CASE WHEN i.id IS NULL THEN NULL ELSE json_build_object('id', i.id, 'name', i.name, 'kind', i.kind) END,
+         'person', CASE WHEN pe.id IS NULL THEN NULL ELSE json_build_object('name', pe.name, 'cpf', pe.cpf, 'email', pe.email, 'phone', pe.phone) END,
+         'birthDate', to_char(pe."birthDate", 'YYYY-MM-DD'),
+         'ruleRows', ${ruleRowsColumnSql("application", { institution: `pr."institutionId"`, edtech: `a."edtechId"`, partner: "a.id" })}
+       ) AS record ${TOKEN_FROM}`;
+
+function readToken<T>(sql: string, values: unknown[]): Promise<(TTokenRow & T) | undefined> {
+  return database().sql.query<TTokenRow & T>(sql, values, { prepared: true }).then((rows) => rows[0]);
 }
 
-export async function getUserInfo(options: {
-  authorization: string | null;
-  relationshipId: string | null;
-  now?: Date;
-}): Promise<TUserInfo | OAuthError> {
+/** The answer for a token whose row, application and profile were read in full (no kept answer, or a stale one). */
+async function computeAnswer(claims: TPresentedToken, row: TTokenRow, record: TTokenRecord, relationshipId: string | undefined): Promise<TKeptAnswer | OAuthError> {
+  const { application } = record;
+  if (application.clientId !== claims.clientId) return invalidToken("The access token is invalid");
+  const subject = (await pairwiseIds({ kind: "application", id: application.id })).toPartner(record.profileId);
+  if (subject !== claims.sub.toLowerCase()) return invalidToken("The access token is invalid");
+  const refused = refusal(row);
+  if (refused) return refused;
+  if (!record.scope.split(" ").includes(USER_INFO_SCOPE)) {
+    return new OAuthError("insufficient_scope", `The access token lacks the ${USER_INFO_SCOPE} scope`);
+  }
+  const mismatch = relationshipMismatch(relationshipId, subject);
+  if (mismatch) return mismatch;
+  const { role, institution, person } = record;
+  if (!role || !institution || !person) return invalidToken("The profile of this access token no longer exists");
+  const access = sharingRuleOf(record.ruleRows, "application", role);
+  if (!access.enabled) return invalidToken("The institution no longer enables this application");
+
+  const { configuration } = access;
+  const usuario = recordFilter(configuration, application.id)(personAttributes({ ...person, birthDate: record.birthDate === null ? null : new Date(`${record.birthDate}T00:00:00Z`) }));
+  const info: TUserInfo = {
+    sub: subject,
+    user_id: subject,
+    perfil: role,
+    instituicao: { id: institution.id, nome: institution.name, tipo: institution.kind },
+    usuario: usuario as TUserInfo["usuario"],
+    configuracao: { conjuntoDadosUsuario: { atributosPermitidos: configuration.allowed, atributosAnonimizados: configuration.anonymized } },
+  };
+  return {
+    stamp: record.stamp, body: JSON.stringify(info), subject,
+    applicationId: application.id, institutionId: institution.id, profileId: record.profileId, attributes: Object.freeze(Object.keys(usuario)),
+  };
+}
+
+/** What the token's row refuses on every call, whatever was kept: revocation, then expiry. */
+function refusal(row: TTokenRow): OAuthError | null {
+  if (row.revoked) return invalidToken("The access token was revoked");
+  if (row.expired) return invalidToken("The access token expired");
+  return null;
+}
+
+function relationshipMismatch(relationshipId: string | undefined, subject: string): OAuthError | null {
+  if (!relationshipId || relationshipId === subject) return null;
+  return new OAuthError("access_denied", "x-relationship-id is not the profile of this access token", 403);
+}
+
+/**
+ * User info for the `authorization` presented, as the JSON text of a TUserInfo (what the HTTP
+ * endpoint sends), or the error to answer.
+ */
+export async function userInfoBody(options: { authorization: string | null; relationshipId: string | null; now?: Date }): Promise<string | OAuthError> {
   const now = options.now ?? new Date();
   const token = readBearerToken(options.authorization);
   if (token instanceof OAuthError) return token;
   const claims = await verifyPresentedToken(token, now);
   if (claims instanceof OAuthError) return claims;
 
-  const record = await findTokenRecord(claims.jti);
-  if (!record || record.application.clientId !== claims.clientId) return invalidToken("The access token is invalid");
-  const subject = (await pairwiseIds({ kind: "application", id: record.application.id })).toPartner(record.profileId);
-  if (subject !== claims.sub.toLowerCase()) return invalidToken("The access token is invalid");
-  if (record.revokedAt) return invalidToken("The access token was revoked");
-  if (record.expiresAt.getTime() <= now.getTime()) return invalidToken("The access token expired");
-  if (!record.scope.split(" ").includes(USER_INFO_SCOPE)) {
-    return new OAuthError("insufficient_scope", `The access token lacks the ${USER_INFO_SCOPE} scope`);
-  }
   const relationshipId = options.relationshipId?.trim().toLowerCase();
-  if (relationshipId && relationshipId !== subject) {
-    return new OAuthError("access_denied", "x-relationship-id is not the profile of this access token", 403);
+  const kept = claims.answer;
+  let answer: TKeptAnswer | undefined;
+  if (kept) {
+    const row = await readToken<{ fresh: boolean }>(FRESH_SQL, [claims.jti, kept.stamp, now.toISOString()]);
+    if (!row) return invalidToken("The access token is invalid");
+    if (row.fresh) {
+      // Nothing this token's answer was made of has changed (the clientId, subject, scope, profile
+      // and rule checks it passed give the same result): only the checks of what moves per call.
+      const refused = refusal(row) ?? relationshipMismatch(relationshipId, kept.subject);
+      if (refused) return refused;
+      answer = kept;
+    }
   }
-
-  const { role, institution, person } = record;
-  if (!role || !institution || !person) return invalidToken("The profile of this access token no longer exists");
-  const profile = { id: record.profileId, role, institution, person };
-  const access = sharingRuleOf(record.ruleRows, "application", profile.role);
-  if (!access.enabled) return invalidToken("The institution no longer enables this application");
-
-  const { configuration } = access;
-  const usuario = recordFilter(configuration, record.application.id)(personAttributes(profile.person));
+  if (!answer) {
+    // No answer kept, or a stale one: everything read again, from one snapshot.
+    const row = await readToken<{ record: TTokenRecord }>(RECORD_SQL, [claims.jti, now.toISOString()]);
+    if (!row) return invalidToken("The access token is invalid");
+    const computed = await computeAnswer(claims, row, row.record, relationshipId);
+    if (computed instanceof OAuthError) return computed;
+    answer = computed;
+    claims.answer = computed;
+  }
   // The institution's log names what was returned, never the values (docs/gestao.md).
   logAccess({
-    channel: "user_info", applicationId: record.application.id, institutionId: profile.institution.id, profileId: profile.id,
-    attributes: Object.keys(usuario), status: 200,
+    channel: "user_info", applicationId: answer.applicationId, institutionId: answer.institutionId, profileId: answer.profileId,
+    attributes: answer.attributes, status: 200,
   });
-  return {
-    sub: subject,
-    user_id: subject,
-    perfil: profile.role,
-    instituicao: { id: profile.institution.id, nome: profile.institution.name, tipo: profile.institution.kind },
-    usuario: usuario as TUserInfo["usuario"],
-    configuracao: { conjuntoDadosUsuario: { atributosPermitidos: configuration.allowed, atributosAnonimizados: configuration.anonymized } },
-  };
+  return answer.body;
+}
+
+export async function getUserInfo(options: { authorization: string | null; relationshipId: string | null; now?: Date }): Promise<TUserInfo | OAuthError> {
+  const body = await userInfoBody(options);
+  return body instanceof OAuthError ? body : (JSON.parse(body) as TUserInfo);
 }

@@ -4,7 +4,7 @@ import { bearerChallenge } from "@/lib/oauth/authorization-header";
 import { OAuthError } from "@/lib/oauth/errors";
 import { allowHeader } from "@/lib/server/http/other-methods";
 import type { TPlainRequest, TPlainResponse } from "@/lib/server/http/plain-endpoint";
-import { getUserInfo, tokenFromPostBody, MAX_USER_INFO_BODY_BYTES } from "./get-user-info";
+import { userInfoBody, tokenFromPostBody, MAX_USER_INFO_BODY_BYTES } from "./get-user-info";
 import { NO_STORE } from "./no-store";
 import { serverErrorResult } from "./server-error";
 
@@ -13,17 +13,19 @@ import { serverErrorResult } from "./server-error";
  * applications run in the browser (docs/oauth.md, "CORS").
  */
 const CORS = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "WWW-Authenticate" };
+/** A 200's headers, one object for every call: the body is the JSON text userInfoBody made. */
+const OK_HEADERS = Object.freeze({ ...NO_STORE, ...CORS, "Content-Type": "application/json" });
 
 async function answer(authorization: string | null | OAuthError, request: TPlainRequest): Promise<TPlainResponse> {
   try {
     const result =
       authorization instanceof OAuthError
         ? authorization
-        : await getUserInfo({ authorization, relationshipId: request.header("x-relationship-id") });
+        : await userInfoBody({ authorization, relationshipId: request.header("x-relationship-id") });
     if (result instanceof OAuthError) {
       return { status: result.status, headers: { ...NO_STORE, ...CORS, "WWW-Authenticate": bearerChallenge(result) }, json: result.toJSON() };
     }
-    return { status: 200, headers: { ...NO_STORE, ...CORS }, json: result };
+    return { status: 200, headers: OK_HEADERS, text: result };
   } catch (error) {
     return serverErrorResult(error, CORS);
   }

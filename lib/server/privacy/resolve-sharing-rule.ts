@@ -59,7 +59,10 @@ const RULE_TABLES: Record<TSharingPartner["kind"], { table: string; partnerColum
  * The rule rows (TRuleRow, nearest first) as a statement of its own, or, with SQL expressions for
  * the institution, the edtech and the partner, as a sub-select another statement embeds (the
  * launch and user info read their rule in the same round trip as the rest). Fixed strings only:
- * the table, the column and the expressions never come from input.
+ * the table, the column and the expressions never come from input. Every table read here (the rule
+ * tables, EdtechLink, Institution's tree) changes "SharingRuleVersion" in the writer's commit
+ * (migration 20261202090000_sharing_rule_version): user info's kept answers depend on it
+ * (docs/decisions/043); a new table read here needs the same trigger.
  */
 export function ruleRowsSql(kind: TSharingPartner["kind"], refs = { institution: "$1::uuid", edtech: "$2::uuid", partner: "$3::uuid" }): string {
   const { table, partnerColumn } = RULE_TABLES[kind];
