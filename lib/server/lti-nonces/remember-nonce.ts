@@ -1,5 +1,6 @@
 import { database } from "@/lib/server/db/database";
 import { DEFAULT_WINDOW_SECONDS } from "@/lib/lti/verify-launch";
+import { atMostEvery } from "@/lib/server/housekeeping/at-most-every";
 import { pruneNonces } from "./prune-nonces";
 
 /**
@@ -8,10 +9,8 @@ import { pruneNonces } from "./prune-nonces";
  * outlives every replay the verifier would otherwise accept.
  */
 export const NONCE_RETENTION_SECONDS = 2 * DEFAULT_WINDOW_SECONDS;
-const PRUNE_EVERY_MS = 60_000;
-
 // Per process: several instances each prune at most once a minute, and any of them is enough.
-let lastPrunedAt = 0;
+const pruneNow = atMostEvery(60_000, () => pruneNonces({ olderThanSeconds: NONCE_RETENTION_SECONDS }));
 
 export interface RememberNonceOptions {
   consumerKey: string;
@@ -28,9 +27,6 @@ export async function rememberNonce({ consumerKey, nonce }: RememberNonceOptions
      ON CONFLICT ("consumerKey", "nonce") DO NOTHING RETURNING 1 AS inserted`,
     [consumerKey, nonce],
   );
-  if (Date.now() - lastPrunedAt > PRUNE_EVERY_MS) {
-    lastPrunedAt = Date.now();
-    await pruneNonces({ olderThanSeconds: NONCE_RETENTION_SECONDS });
-  }
+  await pruneNow();
   return rows.length === 1;
 }
