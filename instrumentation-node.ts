@@ -3,7 +3,7 @@
 // docs/decisions/021-hot-routes-beside-next.md), starts the webhook worker (docs/webhooks.md),
 // stopped with the server, and gives the metrics their webhook query (docs/operations.md).
 export async function registerNode(): Promise<void> {
-  const [{ registerHotRoutes, registerShutdownTask }, { flushAccessLogs }, { launchPage }, { handleTokenRequest }, { handleOneRosterTokenRequest }, userInfo, data, summary, rostering] = await Promise.all([
+  const [{ registerHotRoutes, registerShutdownTask }, { flushAccessLogs }, { launchPage }, { handleTokenRequest }, { handleOneRosterTokenRequest }, userInfo, data, summary, rostering, authorize] = await Promise.all([
     import("@/lib/server/http/hot-routes"),
     import("@/lib/server/audit/log-access"),
     import("@/lib/server/launch/launch-endpoint"),
@@ -13,6 +13,7 @@ export async function registerNode(): Promise<void> {
     import("@/app/manager/v1/data/[orgId]/route"),
     import("@/app/manager/v1/summary/[orgId]/route"),
     import("@/app/ims/oneroster/rostering/v1p2/[[...path]]/route"),
+    import("@/app/lti/v1/oauth2/authorize/route"),
   ]);
   registerShutdownTask(flushAccessLogs);
   await registerWebhookMetrics();
@@ -20,6 +21,8 @@ export async function registerNode(): Promise<void> {
   registerHotRoutes([
     // Plain endpoints: the same functions the route files adapt to Next (docs/decisions/033).
     { method: "POST", path: "/lti/v1/oauth2/authorize", endpoint: handleTokenRequest },
+    // A partner application's sign-in, once per student every morning (issue #45).
+    { method: "GET", path: "/lti/v1/oauth2/authorize", handler: (request) => authorize.GET(request) },
     { method: "POST", path: "/ims/oneroster/token", endpoint: handleOneRosterTokenRequest },
     { method: "GET", path: "/users/v1/users/info", endpoint: userInfo.userInfoGet },
     { method: "POST", path: "/users/v1/users/info", endpoint: userInfo.userInfoPost },

@@ -1,4 +1,4 @@
-// The routes a school's morning hits hardest — the token exchange, user info and the launch page —
+// The routes a school's morning hits hardest — the authorization screen, the token exchange, user info and the launch page —
 // answered by server.mjs without Next's router, which costs about 1 ms of CPU per request on its
 // own (docs/decisions/021-hot-routes-beside-next.md). They are the same handlers as the route
 // files': a route handler, bridged from node:http to its Request/Response, or a plain endpoint

@@ -1,5 +1,5 @@
 // HTTP for the authorization screen's route handlers (/lti/v1/oauth2/authorize, /oauth/continuar).
-import { getCurrentUser } from "@/lib/server/auth/current-user";
+import { getRequestUser } from "@/lib/server/auth/current-user";
 import { NO_STORE } from "./no-store";
 import { serverErrorResponse } from "./server-error";
 import { decideAuthorization, type TAuthorizationOutcome, type TAuthorizationStep } from "./decide-authorization";
@@ -50,7 +50,9 @@ export function authorizationGetHandler(step: TAuthorizationStep): (request: Req
   return async (request) => {
     if (isRouterFetch(request)) return routerFetchResponse();
     try {
-      const user = await getCurrentUser();
+      // The session from the request's own cookie (no Next request context): the screen is also
+      // served by server.mjs beside Next's router (instrumentation-node.ts).
+      const user = await getRequestUser(request);
       const session = user && { personId: user.personId, profileId: user.profile?.id ?? null };
       const query = new URL(request.url).searchParams;
       return toAuthorizationResponse(await decideAuthorization({ query, session, step }));

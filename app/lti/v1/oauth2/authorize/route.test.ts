@@ -1,5 +1,5 @@
 // The authorization screen's route handlers with real Requests: the session comes from the
-// (mocked) next-auth reader; the decisions themselves are tested in
+// (mocked) session reader; the decisions themselves are tested in
 // lib/server/oauth/oauth-flow.test.ts.
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/server/db/database";
@@ -12,7 +12,7 @@ import { GET, POST } from "./route";
 import { applicationPartner, partnerIdOf } from "@/test/fixtures/pairwise";
 
 const current = vi.hoisted(() => ({ user: null as CurrentUser | null }));
-vi.mock("@/lib/server/auth/current-user", () => ({ getCurrentUser: async () => current.user }));
+vi.mock("@/lib/server/auth/current-user", () => ({ getCurrentUser: async () => current.user, getRequestUser: async () => current.user }));
 
 setupTestDatabase();
 let w: TOAuthWorld;
