@@ -280,13 +280,14 @@ test("a school morning through HAProxy to three instances, one killed with SIGKI
   const visits = { done: 0, retried: 0 };
   /** Sessions and codes used at another instance than the one that issued them. */
   const crossInstance = { sessions: 0, codes: 0 };
-  const signInAs = async (login: string, jar: Map<string, string>) => {
+  // The sign-in answers where the person goes next: the gallery ("/") for one profile, the picker for several.
+  const signInAs = async (login: string, jar: Map<string, string>, next: "/" | "/perfil?callbackUrl=%2F") => {
     await call("login page", "/login", {}, (a) => a.status === 200 && a.body.includes('name="password"'));
     const res = await call("sign-in", "/entrar", {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
       body: new URLSearchParams({ login, password: PASSWORD, callbackUrl: "/" }).toString(),
-    }, (a) => a.status === 303 && /\/perfil/.test(a.headers.get("location") ?? "") && a.headers.getSetCookie().some((c) => c.includes("session-token")));
+    }, (a) => a.status === 303 && a.headers.get("location") === next && a.headers.getSetCookie().some((c) => c.includes("session-token")));
     keepCookies(jar, res.headers);
     return res;
   };
@@ -295,7 +296,7 @@ test("a school morning through HAProxy to three instances, one killed with SIGKI
 
   async function studentVisit(): Promise<void> {
     const jar = new Map<string, string>();
-    const signedIn = await signInAs("aluno@demo.hub.br", jar);
+    const signedIn = await signInAs("aluno@demo.hub.br", jar, "/");
     const gallery = await call("gallery", "/", { headers: { cookie: cookieHeader(jar) } }, (a) => a.status === 200 && launchLinks(a.body).length > 0);
     const placementId = launchLinks(gallery.body)[0]!;
     await call("launch", `/launch/${placementId}`, { headers: { cookie: cookieHeader(jar) } }, isLaunchForm);
@@ -326,7 +327,7 @@ test("a school morning through HAProxy to three instances, one killed with SIGKI
 
   async function teacherVisit(): Promise<void> {
     const jar = new Map<string, string>();
-    await signInAs("ana.souza@demo.hub.br", jar);
+    await signInAs("ana.souza@demo.hub.br", jar, "/perfil?callbackUrl=%2F");
     const picker = await call("picker", "/perfil", { headers: { cookie: cookieHeader(jar) } }, (a) => a.status === 200 && a.body.includes('name="profileId"'));
     const profiles = [...picker.body.matchAll(/<button[^>]*>/g)].filter((m) => m[0].includes('name="profileId"')).map((m) => /value="([^"]+)"/.exec(m[0])?.[1]);
     if (profiles.length !== 2 || !profiles[0]) throw new Error(`The picker shows ${profiles.length} profiles, not Ana's two: ${picker.body.slice(0, 2000)}`);
@@ -354,7 +355,7 @@ test("a school morning through HAProxy to three instances, one killed with SIGKI
   const runId = randomBytes(3).toString("hex");
   let imported = 0;
   const managerVisit = async () => {
-    if (!managerJar.size) await signInAs("gestor@demo.hub.br", managerJar);
+    if (!managerJar.size) await signInAs("gestor@demo.hub.br", managerJar, "/");
     const name = `Aluno Frota ${runId} ${imported + 1}`;
     await call("import", `/gestao/${schoolId}/importar/executar?tipo=pessoas`, {
       method: "POST", headers: { "content-type": "text/csv", origin: base, cookie: cookieHeader(managerJar) }, body: `nome;perfil\n${name};aluno`,

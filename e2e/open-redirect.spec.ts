@@ -34,7 +34,7 @@ function expectOnHub(location: string | null | undefined, base: string, what: st
 
 test("every return address the hub accepts stays on its origin, on every route that takes one", async ({ page, baseURL }) => {
   const base = baseURL!;
-  // Signed in with one profile (the student), so /perfil and the picker redirect at once.
+  // Signed in with one profile (the student), so the sign-in, /perfil and the picker redirect at once.
   await page.goto("/login");
   await fillSignIn(page, "aluno@demo.hub.br");
   await expect(page.getByRole("heading", { name: /^Olá, / })).toBeVisible();
@@ -42,12 +42,26 @@ test("every return address the hub accepts stays on its origin, on every route t
 
   for (const probe of PROBES) {
     const q = new URLSearchParams({ callbackUrl: probe }).toString();
+    // A person with several profiles (a teacher at two schools): the sign-in sends them to the
+    // picker, which carries the address on; follow it once more.
+    const toPicker = await page.request.post("/entrar", { form: { login: "ana.souza@demo.hub.br", password: "hub-demo", callbackUrl: probe }, headers: { origin: base }, maxRedirects: 0 });
+    expect(toPicker.status()).toBe(303);
+    expectOnHub(toPicker.headers().location, base, `POST /entrar (several profiles) callbackUrl=${JSON.stringify(probe)}`);
+    const picker = new URL(toPicker.headers().location!, base);
+    expect(picker.pathname).toBe("/perfil");
+    const pickerAnswer = await page.request.get(picker.pathname + picker.search, { maxRedirects: 0 });
+    expectOnHub(pickerAnswer.headers().location, base, `GET ${toPicker.headers().location}`);
+    // The student, one profile: the sign-in sends them straight where /perfil would (no picker
+    // hop), so that Location is the one the hub takes from the probe; follow it once more too.
     const signIn = await page.request.post("/entrar", { form: { login: "aluno@demo.hub.br", password: "hub-demo", callbackUrl: probe }, headers: { origin: base }, maxRedirects: 0 });
     expect(signIn.status()).toBe(303);
     expectOnHub(signIn.headers().location, base, `POST /entrar callbackUrl=${JSON.stringify(probe)}`);
-    // The sign-in's next step carries the address on; follow it once more.
-    const perfil = await page.request.get(new URL(signIn.headers().location!, base).pathname + new URL(signIn.headers().location!, base).search, { maxRedirects: 0 });
-    expectOnHub(perfil.headers().location, base, `GET ${signIn.headers().location}`);
+    const next = new URL(signIn.headers().location!, base);
+    expect(next.pathname, `POST /entrar callbackUrl=${JSON.stringify(probe)}: no picker for one profile`).not.toBe("/perfil");
+    const followed = await page.request.get(next.pathname + next.search, { maxRedirects: 0 });
+    expectOnHub(followed.headers().location, base, `GET ${signIn.headers().location}`);
+    const perfil = await page.request.get(`/perfil?${q}`, { maxRedirects: 0 });
+    expect(new URL(perfil.headers().location ?? "", base).href, `GET /perfil?${q} sends the student where the sign-in did`).toBe(next.href);
 
     if (profileId) {
       const chosen = await page.request.post("/perfil/escolher", { form: { profileId, callbackUrl: probe, returnTo: probe }, headers: { origin: base }, maxRedirects: 0 });

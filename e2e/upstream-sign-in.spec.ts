@@ -211,9 +211,13 @@ async function apiSignIn(preset: TUpstreamPreset, login: string, request?: APIRe
 
 async function expectSignedIn(request: APIRequestContext, answer: APIResponse, p: TPerson): Promise<void> {
   expect(answer.status()).toBe(303);
-  expect(new URL(answer.headers().location!, baseURL).pathname).toBe("/perfil");
+  // Everyone here has one profile: chosen at sign-in, and on to the callback URL ("/") with no picker hop.
+  const location = new URL(answer.headers().location!, baseURL);
+  expect(location.href).toBe(`${baseURL}/`);
   expect(await cookieNames(request)).toContain(SESSION_COOKIE);
-  expect((await sessionOf(request)).personId).toBe(p.personId);
+  const session = await sessionOf(request);
+  expect(session.personId).toBe(p.personId);
+  expect(session.profileId).toEqual(expect.any(String));
 }
 
 /** The callback's answer is the refusal page of `motivo`, which says so, and `request` has no session. */

@@ -1,4 +1,5 @@
 import type { NextRequest } from "next/server";
+import { choosePageAfterSignIn } from "@/lib/server/auth/choose-page-after-sign-in";
 import { signInWithPassword } from "@/lib/server/auth/sign-in-with-password";
 import { writeSession } from "@/lib/server/auth/session-cookie";
 import { clientAddress } from "@/lib/server/http/stamped-client-address";
@@ -10,8 +11,10 @@ import { escolaParam, findUpstreamForLogin } from "@/lib/server/upstream/find-up
 export const dynamic = "force-dynamic";
 
 /**
- * The sign-in form's POST (works without JavaScript): signs in, then on to the profile picker; or,
- * for an e-mail of a network that signs in with its own provider, on to that provider.
+ * The sign-in form's POST (works without JavaScript): signs in, then on to the callback URL, or to
+ * the profile picker first when the person needs it (choosePageAfterSignIn: the rules /perfil
+ * applies, without that extra request); or, for an e-mail of a network that signs in with its own
+ * provider, on to that provider.
  */
 export function POST(request: NextRequest): Promise<Response> {
   return handleFormPost(request, async (form) => {
@@ -23,7 +26,8 @@ export function POST(request: NextRequest): Promise<Response> {
     if (upstream) return seeOther(upstream.startPath(callbackUrl));
     const result = await signInWithPassword({ login, password, ip: clientAddress(request.headers) ?? "local" });
     if (!result.ok) return seeOther(withCallbackUrl("/login", callbackUrl, { error: result.error, ...escolaParam(form.get("escola")) }));
-    return writeSession(seeOther(withCallbackUrl("/perfil", callbackUrl)), result.token);
+    const next = choosePageAfterSignIn({ callbackUrl, profileCount: result.profileCount, profileChosen: Boolean(result.token.profileId) });
+    return writeSession(seeOther(next.location), result.token);
   });
 }
 

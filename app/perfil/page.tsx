@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { ProfilePicker } from "@/components/profile-picker";
 import { ROLE_LABEL } from "@/lib/labels";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
+import { choosePageAfterSignIn } from "@/lib/server/auth/choose-page-after-sign-in";
 import { listProfiles } from "@/lib/server/auth/list-profiles";
 import { safeCallbackUrl, withCallbackUrl } from "@/lib/server/http/safe-callback-url";
 
@@ -14,14 +15,10 @@ export default async function ProfilePage({ searchParams }: { searchParams: Prom
   const callbackUrl = safeCallbackUrl(params.callbackUrl);
   const user = await getCurrentUser();
   if (!user) redirect(withCallbackUrl("/login", callbackUrl));
-  // The OAuth flow picks the profile on its own screen, which knows which profiles have the
-  // application enabled; sending it through this picker first would ask twice.
-  if (callbackUrl.startsWith("/oauth/continuar")) redirect(callbackUrl);
   const profiles = await listProfiles({ personId: user.personId });
-  // Edtech developers may have no school profile: they go where they were headed.
-  if (profiles.length === 0 && callbackUrl !== "/") redirect(callbackUrl);
-  // One profile is chosen at sign-in; the picker is for people with several (or to switch).
-  if (profiles.length === 1 && user.profile && params.trocar === undefined) redirect(callbackUrl);
+  // The sign-ins apply the same rules, so a person sent here is mostly one who needs the picker.
+  const next = choosePageAfterSignIn({ callbackUrl, profileCount: profiles.length, profileChosen: user.profile !== null, switching: params.trocar !== undefined });
+  if (!next.picker) redirect(next.location);
   return (
     <section className="mx-auto max-w-md">
       <h1 className="text-2xl font-bold">Como você quer entrar?</h1>

@@ -85,7 +85,7 @@ SELECT p.id, p.name, p.email, p."passwordHash",
 /**
  * POST /entrar, the password: the person's row (PERSON_SQL), the hub's verifyPassword (scrypt), the
  * login's failures cleared only when it has some, the usage count when the profile is chosen here
- * (the hub's logSignIn), the session sealed. Left out: CPF logins, the decoy hash of an unknown
+ * (the hub's logSignIn), the session sealed, and on to the gallery or the picker. Left out: CPF logins, the decoy hash of an unknown
  * login, the failure path, the upstream providers' home-realm discovery, the form's size and
  * media-type checks.
  */
@@ -99,12 +99,15 @@ async function passwordSignIn(req: http.IncomingMessage): Promise<TAnswer> {
   if (!person?.passwordHash || person.locked || !(await verifyPassword(form.get("password") ?? "", person.passwordHash))) return seeOther("/login?error=CredentialsSignin");
   if (person.hasFailures) await database().sql.query(`DELETE FROM "RateLimit" WHERE key = $1`, [loginKey]);
   if (person.profile) await logSignIn({ institutionId: person.profile.institutionId, role: person.profile.role, method: "password" });
-  return withSession(seeOther("/perfil?callbackUrl=%2F"), { sub: person.id, name: person.name, email: person.email, profileId: person.profile?.id ?? null, method: "password" });
+  // As the hub's choosePageAfterSignIn for the bench's callback "/": one profile (chosen here) goes
+  // straight to the gallery, several to the picker.
+  return withSession(seeOther(person.profile ? "/" : "/perfil?callbackUrl=%2F"), { sub: person.id, name: person.name, email: person.email, profileId: person.profile?.id ?? null, method: "password" });
 }
 
 /**
  * GET /perfil: the session's person and profile re-read (the hub's one statement); a chosen profile
- * goes on to the gallery, several profiles get the picker's form from the hub's listProfiles.
+ * goes on to the gallery, several profiles get the picker's form from the hub's listProfiles. (Only
+ * teachers, with two profiles, come here in the morning: the sign-in sends one profile straight on.)
  */
 async function profilePage(req: http.IncomingMessage): Promise<TAnswer> {
   const user = await userOf(req);

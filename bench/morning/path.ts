@@ -1,7 +1,7 @@
 // One person's morning over HTTP, as a browser and the partner application make the requests (no
 // browser: fetch, with the person's own cookie), each request timed and its answer checked:
 //
-//   password student: sign-in page → password sign-in → profile (one: on to the gallery) → gallery
+//   password student: sign-in page → password sign-in (one profile: straight on to the gallery) → gallery
 //   card student:     card sign-in (the QR code's address) → gallery
 //   teacher:          sign-in page → password sign-in → picker page → picker choice → gallery
 //   then everyone:    LTI 1.0 launch → LTI 1.3 login initiation → LTI 1.3 authorize (the reference
@@ -15,7 +15,7 @@ import { mintHubCodes } from "../lib/hub-session";
 import { MORNING_PASSWORD, type TMorningPerson } from "./setup";
 
 export const STEPS = [
-  "sign-in page", "password sign-in", "card sign-in", "profile (one: redirect)", "picker page", "picker choice", "gallery",
+  "sign-in page", "password sign-in", "card sign-in", "picker page", "picker choice", "gallery",
   "LTI 1.0 launch", "LTI 1.3 login initiation", "LTI 1.3 authorize", "OAuth authorize", "token exchange", "user info",
 ] as const;
 export type TStep = (typeof STEPS)[number];
@@ -95,13 +95,14 @@ export async function morningPath(person: TMorningPerson, placements: { lti10: s
   } else {
     await time("sign-in page", async () => expect("sign-in page", await request(jar, `${pages}/login`), 200, (a) => a.text.includes("Entrar")));
     const body = new URLSearchParams({ login: person.email, password: MORNING_PASSWORD, callbackUrl: "/" }).toString();
-    await time("password sign-in", async () => expect("password sign-in", await request(jar, `${pages}/entrar`, { method: "POST", headers: origin, body }), 303, (a) => a.location.includes("/perfil")));
+    // One profile: chosen at sign-in, which sends the student straight to the gallery (no /perfil
+    // hop, issue #45); a teacher's two profiles: the picker.
+    const next = person.kind === "teacher" ? "/perfil?callbackUrl=%2F" : "/";
+    await time("password sign-in", async () => expect("password sign-in", await request(jar, `${pages}/entrar`, { method: "POST", headers: origin, body }), 303, (a) => a.location === next));
     if (person.kind === "teacher") {
       await time("picker page", async () => expect("picker page", await request(jar, `${pages}/perfil?callbackUrl=%2F`), 200, (a) => a.text.includes(person.profileId)));
       const choice = new URLSearchParams({ profileId: person.profileId, callbackUrl: "/", returnTo: "/perfil?callbackUrl=%2F&trocar=1" }).toString();
       await time("picker choice", async () => expect("picker choice", await request(jar, `${pages}/perfil/escolher`, { method: "POST", headers: origin, body: choice }), 303, (a) => a.location.endsWith("/")));
-    } else {
-      await time("profile (one: redirect)", async () => expect("profile (one: redirect)", await request(jar, `${pages}/perfil?callbackUrl=%2F`), 307, (a) => a.location.endsWith("/")));
     }
   }
   const gallery = await time("gallery", async () => expect("gallery", await request(jar, `${pages}/`), 200, (a) => a.text.includes(`/launch/${placements.lti10}`)));

@@ -10,7 +10,7 @@
 // Needs the production build (HUB_NEXT_DIST_DIR picks another build folder, as for `npm start`).
 // The path of each person (bench/morning/path.ts), in the mix --mix (password students : card
 // students : teachers, 5:4:1 by default):
-//   password student: sign-in page → password sign-in → /perfil (one profile: on to the gallery) → gallery
+//   password student: sign-in page → password sign-in (one profile: straight on to the gallery) → gallery
 //   card student:     card sign-in (GET /cracha/{token}, the QR code) → gallery
 //   teacher:          sign-in page → password sign-in → picker page → picker choice → gallery
 //   then everyone:    LTI 1.0 launch → LTI 1.3 login initiation → LTI 1.3 authorize → the partner
@@ -152,7 +152,6 @@ const FLOOR_OF: Record<TStep, string> = {
   "sign-in page": "the hub's page bytes + providers' read",
   "password sign-in": "row + scrypt + usage + session",
   "card sign-in": "row + use/audit + usage + session",
-  "profile (one: redirect)": "the user's row + redirect",
   "picker page": "user + profiles + plain form",
   "picker choice": "the hub's chooseProfile + session",
   gallery: "the hub's reads + plain HTML",
@@ -289,7 +288,7 @@ function printSteps(hubPass: TPass, floorPass: TPass, peerPass: TPass): void {
 /** The steps of each kind of person's path (path.ts). */
 const TAIL: TStep[] = ["gallery", "LTI 1.0 launch", "LTI 1.3 login initiation", "LTI 1.3 authorize", "OAuth authorize", "token exchange", "user info"];
 const PATH_STEPS: Record<TMorningPerson["kind"], TStep[]> = {
-  password: ["sign-in page", "password sign-in", "profile (one: redirect)", ...TAIL],
+  password: ["sign-in page", "password sign-in", ...TAIL],
   card: ["card sign-in", ...TAIL],
   teacher: ["sign-in page", "password sign-in", "picker page", "picker choice", ...TAIL],
 };

@@ -15,7 +15,7 @@ import type { TPendingSignIn } from "./pending-sign-in";
 import { findProvider, type TProviderRow } from "./provider-row";
 import { upstreamClient } from "./upstream-client";
 
-export type TFinishResult = { ok: true; token: JWT; callbackUrl: string } | { ok: false; reason: TUpstreamRefusal };
+export type TFinishResult = { ok: true; token: JWT; callbackUrl: string; profileCount: number } | { ok: false; reason: TUpstreamRefusal };
 
 const CLAIM_REFUSAL: Record<TClaimsRefusal, TUpstreamRefusal> = {
   tenant_foreign: "dominio",
@@ -158,6 +158,7 @@ export async function finishUpstreamSignIn(options: { currentUrl: URL; pending: 
   return {
     ok: true,
     callbackUrl: pending.callbackUrl,
+    profileCount: profiles.length,
     token: { sub: person.id, name: person.name, email: person.email, profileId: only?.id ?? null, method: provider.kind },
   };
 }

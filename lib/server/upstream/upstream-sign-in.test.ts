@@ -119,7 +119,7 @@ describe("the provider's settings", () => {
 describe("a sign-in with an upstream account", () => {
   it("signs in the person its verified e-mail names, with the session a password gives and the method recorded", async () => {
     const result = await signInWith("google", "ana@escola.edu.br");
-    expect(result).toMatchObject({ ok: true, callbackUrl: "/galeria", token: { sub: people.ana.personId, profileId: people.ana.profileId, name: "Ana Souza", method: "google" } });
+    expect(result).toMatchObject({ ok: true, callbackUrl: "/galeria", profileCount: 1, token: { sub: people.ana.personId, profileId: people.ana.profileId, name: "Ana Souza", method: "google" } });
     expect(await listUpstreamAccounts({ personId: people.ana.personId })).toEqual([expect.objectContaining({ providerId: ids.google, kind: "google", email: "ana@escola.edu.br" })]);
     const actions = (await db().auditLog.findMany({ where: { targetId: ids.google, actorPersonId: people.ana.personId }, orderBy: { createdAt: "asc" } })).map((a) => a.action);
     expect(actions).toEqual(["upstream.link", "upstream.sign_in"]);
