@@ -7,27 +7,14 @@ import { resetEnvCache } from "@/lib/env";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
 import { createPerson } from "@/lib/server/school-data/create-person";
 import { createProfile } from "@/lib/server/school-data/create-profile";
-import { importProfiles } from "@/lib/server/school-data/import-profiles";
-import { updatePerson } from "@/lib/server/school-data/update-person";
-import { withGlobalIds } from "@/test/fixtures/pairwise";
 import { setupTestDatabase } from "@/test/database";
 import { flushAccessLogs } from "@/lib/server/audit/log-access";
-import { readData, type TDataResponse } from "./read-data-page";
 import { createPartner, grantAccess, linkEdtech, type TPartner } from "@/test/fixtures/data-api";
+import { earlyWriter, lateImport, pollWithMinDate, readFeed } from "@/test/fixtures/min-date-polling";
 
 const t = setupTestDatabase();
 let schoolId = "";
 let partner: TPartner;
-
-/** "2026-11-25T00:36:38.123-03:00" (hub time zone) → "2026/11/25+00:36:38", the min_date form. */
-const toMinDate = (ocorridoEm: string) => ocorridoEm.slice(0, 19).replace("T", "+").replaceAll("-", "/");
-
-async function poll(minDate: string | null): Promise<TDataResponse> {
-  const searchParams = new URLSearchParams(minDate ? { min_date: minDate } : {});
-  const body = await readData({ apiKey: partner.key, orgId: schoolId, searchParams });
-  // The partner reads its own (pairwise) event ids; the test compares them with the log's.
-  return withGlobalIds(partner.applicationId, await ("bytes" in body ? body.parse() : body.parse<TDataResponse>()));
-}
 
 describe.runIf(!!process.env.DATABASE_URL)("min_date polling while writers commit concurrently (PostgreSQL)", () => {
   beforeAll(async () => {
@@ -41,48 +28,14 @@ describe.runIf(!!process.env.DATABASE_URL)("min_date polling while writers commi
 
   it("an 8,000-row import beside short writers: every event reaches a client polling with min_date", async () => {
     const existing = await createProfile({ personId: (await createPerson({ name: "Aluna Antiga" })).id, institutionId: schoolId, role: "aluno" });
-    let done = false;
-    const received = new Set<string>();
-    let minDate: string | null = null;
-
-    const poller = (async () => {
-      let quiet = 0;
-      while (!done || quiet < 3) {
-        const body = await poll(minDate);
-        const events = Object.values(body.dados).flat();
-        const fresh = events.filter((e) => !received.has(e.id));
-        for (const e of events) received.add(e.id);
-        const latest = events.map((e) => e.ocorridoEm).sort().at(-1);
-        if (latest && (!minDate || toMinDate(latest) > minDate)) minDate = toMinDate(latest);
-        quiet = done && fresh.length === 0 ? quiet + 1 : 0;
-        await sleep(done ? 400 : 150);
-      }
-    })();
+    const poller = pollWithMinDate((minDate) => readFeed(partner, schoolId, minDate));
 
     // The import: its transaction starts now but writes (and takes its xid) 1.5 s later, then
     // writes 4 batches of 2,000 over about 3 s, and commits.
-    const importing = t.db.prisma.$transaction(
-      async (tx) => {
-        await tx.$queryRawUnsafe("SELECT 1");
-        await sleep(1_500);
-        for (let b = 0; b < 4; b++) {
-          const people = Array.from({ length: 2_000 }, (_, i) => ({ person: { name: `Aluno Importado ${b}-${i}` }, role: "aluno" as const }));
-          await importProfiles({ institutionId: schoolId, people }, { tx });
-          await sleep(700);
-        }
-      },
-      { timeout: 60_000 },
-    );
+    const importing = lateImport(t.db.prisma, schoolId, { delayMs: 1_500, batches: 4, size: 2_000, pauseMs: 700 });
     // A writer that took its xid before the import, writes its event 1.2 s later and commits
     // while the import runs.
-    const early = t.db.prisma.$transaction(
-      async (tx) => {
-        await tx.$executeRawUnsafe(`UPDATE "Person" SET "updatedAt" = now() WHERE id = (SELECT "personId" FROM "Profile" WHERE id = $1::uuid)`, existing.id);
-        await sleep(1_200);
-        await updatePerson({ personId: (await tx.profile.findUniqueOrThrow({ where: { id: existing.id } })).personId, changes: { name: "Aluna Antiga Atualizada" } }, { tx });
-      },
-      { timeout: 20_000 },
-    );
+    const early = earlyWriter(t.db.prisma, existing.id, 1_200);
     // Writers that start after the import began and commit before it takes its xid, then others
     // every 300 ms while it runs.
     const short = (async () => {
@@ -93,13 +46,12 @@ describe.runIf(!!process.env.DATABASE_URL)("min_date polling while writers commi
     })();
 
     await Promise.all([importing, early, short]);
-    done = true;
-    await poller;
+    await poller.finish();
     await flushAccessLogs();
 
     const all = await t.db.prisma.changeEvent.findMany({ where: { institutionId: schoolId }, select: { id: true } });
     expect(all.length).toBe(8_000 + 15 + 1 + 1);
-    const missing = all.filter((e) => !received.has(e.id));
+    const missing = all.filter((e) => !poller.received.has(e.id));
     expect(missing.length).toBe(0);
   }, 90_000);
 });

@@ -11,14 +11,13 @@ import { readsMayLag } from "@/lib/server/db/replicas";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
 import { createPerson } from "@/lib/server/school-data/create-person";
 import { createProfile } from "@/lib/server/school-data/create-profile";
-import { importProfiles } from "@/lib/server/school-data/import-profiles";
-import { updatePerson } from "@/lib/server/school-data/update-person";
 import { flushAccessLogs } from "@/lib/server/audit/log-access";
 import { withGlobalIds } from "@/test/fixtures/pairwise";
 import { setupTestDatabase } from "@/test/database";
 import { startReplica, type TestReplica } from "@/test/replica";
 import { createPartner, grantAccess, linkEdtech, type TPartner } from "@/test/fixtures/data-api";
-import { readData, readDataPage, type TDataResponse } from "./read-data-page";
+import { earlyWriter, lateImport, pollWithMinDate, readFeed } from "@/test/fixtures/min-date-polling";
+import { readDataPage, type TDataResponse } from "./read-data-page";
 import { ALL_ONEROSTER_SCOPES } from "@/lib/oneroster/scopes";
 import { readRosteringAs } from "@/lib/server/oneroster/read-rostering";
 import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
@@ -34,7 +33,6 @@ let schoolId = "";
 let partner: TPartner;
 
 const ids = (body: TDataResponse) => Object.values(body.dados).flatMap((list) => list!.map((e) => e.id));
-const toMinDate = (ocorridoEm: string) => ocorridoEm.slice(0, 19).replace("T", "+").replaceAll("-", "/");
 
 async function page(cursor: string | null, limit: number): Promise<TDataResponse> {
   const searchParams = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
@@ -179,46 +177,12 @@ describe.runIf(onPostgres)("the Data API on a streaming replica, replay paused a
   it("min_date polling through the replica, with a late import and a paused replay, loses nothing", async () => {
     setDatabase(withReplicas);
     const existing = await createProfile({ personId: (await createPerson({ name: "Aluna Antiga" })).id, institutionId: schoolId, role: "aluno" });
-    let done = false;
-    const received = new Set<string>();
-    let minDate: string | null = null;
-    const poller = (async () => {
-      let quiet = 0;
-      while (!done || quiet < 3) {
-        const body = await readData({ apiKey: partner.key, orgId: schoolId, searchParams: new URLSearchParams(minDate ? { min_date: minDate } : {}) });
-        const parsed = await withGlobalIds(partner.applicationId, await ("bytes" in body ? body.parse() : body.parse<TDataResponse>()));
-        const events = Object.values(parsed.dados).flat();
-        const fresh = events.filter((e) => !received.has(e.id));
-        for (const e of events) received.add(e.id);
-        const latest = events.map((e) => e.ocorridoEm).sort().at(-1);
-        if (latest && (!minDate || toMinDate(latest) > minDate)) minDate = toMinDate(latest);
-        quiet = done && fresh.length === 0 ? quiet + 1 : 0;
-        await sleep(done ? 400 : 150);
-      }
-    })();
+    const poller = pollWithMinDate((minDate) => readFeed(partner, schoolId, minDate));
 
     // An import whose transaction starts now and writes 1.2 s later; a writer that takes its xid
     // first and writes late; short writers around them; replay paused for a while in the middle.
-    const importing = t.db.prisma.$transaction(
-      async (tx) => {
-        await tx.$queryRawUnsafe("SELECT 1");
-        await sleep(1_200);
-        for (let b = 0; b < 2; b++) {
-          const people = Array.from({ length: 500 }, (_, i) => ({ person: { name: `Aluno Importado ${b}-${i}` }, role: "aluno" as const }));
-          await importProfiles({ institutionId: schoolId, people }, { tx });
-          await sleep(500);
-        }
-      },
-      { timeout: 60_000 },
-    );
-    const early = t.db.prisma.$transaction(
-      async (tx) => {
-        await tx.$executeRawUnsafe(`UPDATE "Person" SET "updatedAt" = now() WHERE id = (SELECT "personId" FROM "Profile" WHERE id = $1::uuid)`, existing.id);
-        await sleep(1_000);
-        await updatePerson({ personId: (await tx.profile.findUniqueOrThrow({ where: { id: existing.id } })).personId, changes: { name: "Aluna Antiga Atualizada" } }, { tx });
-      },
-      { timeout: 20_000 },
-    );
+    const importing = lateImport(t.db.prisma, schoolId, { delayMs: 1_200, batches: 2, size: 500, pauseMs: 500 });
+    const early = earlyWriter(t.db.prisma, existing.id, 1_000);
     const short = writers(2, 250, "Aluno Avulso");
     await sleep(700);
     await replica.query(t.url!, "SELECT pg_wal_replay_pause()");
@@ -227,12 +191,11 @@ describe.runIf(onPostgres)("the Data API on a streaming replica, replay paused a
     await Promise.all([importing, early]);
     await short.stop();
     await until(readsFromReplica, 20_000, "the replica to catch up");
-    done = true;
-    await poller;
+    await poller.finish();
 
     const all = await allEventIds();
     expect(all.length).toBeGreaterThan(1_000);
-    expect(all.filter((id) => !received.has(id))).toEqual([]);
+    expect(all.filter((id) => !poller.received.has(id))).toEqual([]);
   }, 120_000);
 
   it("OneRoster: a client polling dateLastModified> through the replica, replay paused and resumed, loses no user", async () => {
