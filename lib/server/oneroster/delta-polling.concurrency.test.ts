@@ -11,6 +11,7 @@ import { createPerson } from "@/lib/server/school-data/create-person";
 import { createProfile } from "@/lib/server/school-data/create-profile";
 import { importProfiles } from "@/lib/server/school-data/import-profiles";
 import { setupTestDatabase } from "@/test/database";
+import { lateImport } from "@/test/fixtures/min-date-polling";
 import { createTestApp, TEST_ISSUER, type TTestApp } from "@/test/fixtures/oauth";
 import { oneRosterToken } from "@/test/fixtures/oneroster";
 import { readRostering } from "./read-rostering";
@@ -124,18 +125,7 @@ describe.runIf(!!process.env.DATABASE_URL)("OneRoster delta reads while writers 
       }
     })();
     // The import's transaction starts now and writes (taking its id) 1.5 s later, in 3 batches.
-    const importing = t.db.prisma.$transaction(
-      async (tx) => {
-        await tx.$queryRawUnsafe("SELECT 1");
-        await sleep(1_500);
-        for (let b = 0; b < 3; b++) {
-          const people = Array.from({ length: 1_000 }, (_, i) => ({ person: { name: `Aluno Importado ${b}-${i}` }, role: "aluno" as const }));
-          await importProfiles({ institutionId: schoolId, people }, { tx });
-          await sleep(500);
-        }
-      },
-      { timeout: 60_000 },
-    );
+    const importing = lateImport(t.db.prisma, schoolId, { delayMs: 1_500, batches: 3, size: 1_000, pauseMs: 500 });
     const short = (async () => {
       for (let i = 0; i < 12; i++) {
         await sleep(i === 0 ? 1_100 : 300);
