@@ -190,6 +190,9 @@ export async function readMoment(lagging: Database): Promise<{ cut: string; db: 
 // ---------------------------------------------------------------- shaping a page
 
 const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
+// Each case below writes a row's sourcedId, deleted and modifiedAt into its literal instead of
+// spreading them from a helper: the spread cost a page of 1,000 objects about 2.5× its CPU
+// (lib/oneroster/objects.ts, statusOf).
 
 async function subjectsOfClasses(db: Database, classIds: string[]): Promise<Map<string, { name: string; code: string | null }[]>> {
   const bySubject = new Map<string, { name: string; code: string | null }[]>();
