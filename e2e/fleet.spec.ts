@@ -217,7 +217,8 @@ test("a school morning through HAProxy to three instances, one killed with SIGKI
       detail = `${detail ?? ""} (cut without an answer while ${killed.name} was down; no proxy log line)`;
       instance = killed.name;
     }
-    const ok = status > 0 && isOk({ status, headers, body });
+    // A body cut short (the instance killed while it streamed a whole feed) is no answer, whatever its status.
+    const ok = status > 0 && detail === undefined && isOk({ status, headers, body });
     const record: TRecord = { family, via: init.to ? "direct" : "proxy", status, ok, start, end: now(), instance, ...(ok ? {} : { detail: detail ?? body.slice(0, 300) }) };
     records.push(record);
     if (!ok && instance === killed.name && record.end >= killAt && record.start <= restartedAt) throw new KilledInstanceFailure(`${family} ${status} on ${instance}`);
