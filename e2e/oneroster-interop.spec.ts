@@ -82,34 +82,31 @@ test.describe("the OneRoster 1.2 Rostering service, through 1EdTech's definition
     const orgs = await call(client, "getAllOrgs");
     expect(ids(orgs, "orgs").length).toBeGreaterThan(1);
     const schools = await call(client, "getAllSchools", { limit: 100 });
-    // A school of the demo network with classes (other browser tests may add empty schools).
-    let school = "";
-    let classes: TAnswer | null = null;
-    for (const candidate of ids(schools, "orgs")) {
-      const found = await call(client, "getClassesForSchool", { schoolSourcedId: candidate });
-      if (ids(found, "classes").length > 0) [school, classes] = [candidate, found];
-      if (classes) break;
-    }
-    expect(classes, "a school with classes").not.toBeNull();
     await call(client, "getOrg", { sourcedId: ids(orgs, "orgs")[0]! });
-    await call(client, "getSchool", { sourcedId: school });
     const sessions = await call(client, "getAllAcademicSessions");
     await call(client, "getAcademicSession", { sourcedId: ids(sessions, "academicSessions")[0]! });
     await call(client, "getAllTerms");
     await call(client, "getAllGradingPeriods");
     const courses = await call(client, "getAllCourses");
     await call(client, "getCourse", { sourcedId: ids(courses, "courses")[0]! });
-    // A class with students and teachers: other browser tests add classes to the demo schools
-    // (empty, or with students and no teacher), and one of them may come first in sourcedId order.
+    // A school and one of its classes with students and teachers: other browser tests add schools
+    // and classes to the demo network (empty, or with students and no teacher), and any of them may
+    // come first in sourcedId order.
+    let school = "";
     let classId = "";
     let students: TAnswer | null = null;
     let teachers: TAnswer | null = null;
-    for (const candidate of ids(classes!, "classes")) {
-      const [found, teaching] = [await call(client, "getStudentsForClass", { classSourcedId: candidate }), await call(client, "getTeachersForClass", { classSourcedId: candidate })];
-      if (ids(found, "users").length > 0 && ids(teaching, "users").length > 0) [classId, students, teachers] = [candidate, found, teaching];
+    for (const candidate of ids(schools, "orgs")) {
+      const classes = await call(client, "getClassesForSchool", { schoolSourcedId: candidate });
+      for (const inClass of ids(classes, "classes")) {
+        const [found, teaching] = [await call(client, "getStudentsForClass", { classSourcedId: inClass }), await call(client, "getTeachersForClass", { classSourcedId: inClass })];
+        if (ids(found, "users").length > 0 && ids(teaching, "users").length > 0) [school, classId, students, teachers] = [candidate, inClass, found, teaching];
+        if (students) break;
+      }
       if (students) break;
     }
     expect(students, "a class with students and teachers").not.toBeNull();
+    await call(client, "getSchool", { sourcedId: school });
     await call(client, "getAllClasses", { limit: 5 });
     await call(client, "getClass", { sourcedId: classId });
     await call(client, "getClassesForCourse", { courseSourcedId: ids(courses, "courses")[0]! });
