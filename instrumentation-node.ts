@@ -3,7 +3,7 @@
 // docs/decisions/021-hot-routes-beside-next.md), starts the webhook worker (docs/webhooks.md),
 // stopped with the server, and gives the metrics their webhook query (docs/operations.md).
 export async function registerNode(): Promise<void> {
-  const [{ registerHotRoutes, registerShutdownTask }, { flushAccessLogs }, { launchPage }, { handleTokenRequest }, { handleOneRosterTokenRequest }, userInfo, data, summary, rostering, authorize] = await Promise.all([
+  const [{ registerHotRoutes, registerKeptPages, registerShutdownTask }, { flushAccessLogs }, { launchPage }, { handleTokenRequest }, { handleOneRosterTokenRequest }, userInfo, data, summary, rostering, authorize, { respondCardSignIn }, { signInPageKey }] = await Promise.all([
     import("@/lib/server/http/hot-routes"),
     import("@/lib/server/audit/log-access"),
     import("@/lib/server/launch/launch-endpoint"),
@@ -14,6 +14,8 @@ export async function registerNode(): Promise<void> {
     import("@/app/manager/v1/summary/[orgId]/route"),
     import("@/app/ims/oneroster/rostering/v1p2/[[...path]]/route"),
     import("@/app/lti/v1/oauth2/authorize/route"),
+    import("@/lib/server/cards/respond-card-sign-in"),
+    import("@/lib/server/auth/sign-in-page-key"),
   ]);
   registerShutdownTask(flushAccessLogs);
   await registerWebhookMetrics();
@@ -28,12 +30,16 @@ export async function registerNode(): Promise<void> {
     { method: "POST", path: "/users/v1/users/info", endpoint: userInfo.userInfoPost },
     { method: "OPTIONS", path: "/users/v1/users/info", endpoint: userInfo.userInfoOptions },
     { method: "GET", path: /^\/launch\/(?<placementId>[^/]+)$/, endpoint: launchPage },
+    // A card's QR code, at the bell (issue #45); /cracha/recusado is the refusal's page, Next's.
+    { method: "GET", path: /^\/cracha\/(?!recusado$)(?<token>[^/]+)$/, endpoint: respondCardSignIn },
     // A partner's sync: pages, and whole feeds streamed through the bridge (issue #24).
     { method: "GET", path: /^\/manager\/v1\/data\/(?<orgId>[^/]+)$/, handler: (request, params) => data.GET(request, { params: Promise.resolve({ orgId: params.orgId! }) }) },
     { method: "GET", path: /^\/manager\/v1\/summary\/(?<orgId>[^/]+)$/, handler: (request, params) => summary.GET(request, { params: Promise.resolve({ orgId: params.orgId! }) }) },
     // A OneRoster partner's sync (issue #43): every read of the Rostering service.
     { method: "GET", path: /^\/ims\/oneroster\/rostering\/v1p2(?:\/.*)?$/, handler: (request) => rostering.GET(request) },
   ]);
+  // The sign-in page, the same for every visitor without a session: kept per URL and providers (docs/decisions/044).
+  registerKeptPages([{ path: "/login", key: signInPageKey }]);
 }
 
 /** The webhook gauges' numbers, read when Prometheus scrapes (lib/server/metrics/registry.mjs). */

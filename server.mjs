@@ -18,6 +18,7 @@ import { baseUrlRedirect, parseBaseUrl, sendBaseUrlRedirect } from "./lib/server
 import { configuredTrust } from "./lib/server/http/client-address.mjs";
 import { compressionEnabled, createCompression } from "./lib/server/http/compression.mjs";
 import { drainServer, trackResponses } from "./lib/server/http/graceful-shutdown.mjs";
+import { createKeptPages } from "./lib/server/http/kept-pages.mjs";
 import { mayReplaceErrorDocument, NOT_FOUND_ROUTE, replaceErrorDocument } from "./lib/server/http/not-found-document.mjs";
 import { answerClientError, checkMultipartBody, checkRequest, isPageMultipartPost, routeHandlerMatcher, sendRejection } from "./lib/server/http/request-guard.mjs";
 import { routeFamily, statusClass } from "./lib/server/http/route-family.mjs";
@@ -95,7 +96,14 @@ function registered(name) {
 
 /** @type {HotRoutes | undefined} */
 let hotRoutes;
+// Pages sent again as Next rendered them while their key holds (lib/server/http/kept-pages.mjs,
+// docs/decisions/044-kept-pages.md); registered by instrumentation.ts like the hot routes.
+/** @typedef {{ match(req: http.IncomingMessage): Promise<string | null> | null }} KeptPageRoutes */
+const KEPT_PAGES = "hub.keptPages";
+/** @type {KeptPageRoutes | undefined} */
+let keptPageRoutes;
 const compress = compressionEnabled() ? createCompression() : null;
+const keptPages = createKeptPages({ compressed: compress !== null });
 const accessLog = logger.isLevelEnabled("info");
 const routesManifest = readRoutesManifest();
 /** Path segments the access log may show (see pathForLog). */
@@ -154,6 +162,32 @@ function serve(req, res) {
   hotRoutes ??= /** @type {HotRoutes | undefined} */ (registered(HOT_ROUTES));
   const hot = hotRoutes?.match(req);
   if (hot) return run(hot(req, res), res);
+  keptPageRoutes ??= /** @type {KeptPageRoutes | undefined} */ (registered(KEPT_PAGES));
+  const keying = keptPageRoutes?.match(req);
+  // A key that could not be read (the database is down): Next renders the page, and answers as it does.
+  if (keying) return run(keying.then((key) => serveKept(req, res, key), () => toNext(req, res)), res);
+  toNext(req, res);
+}
+
+/**
+ * A kept page's request, once its key is read: the page as it was kept under that key, or Next's
+ * render, kept for the next request with the same URL and key (null: rendered, not kept).
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ * @param {string | null} key
+ */
+function serveKept(req, res, key) {
+  const url = req.url ?? "/";
+  if (key !== null && keptPages.send(req, res, url, key)) return;
+  if (key !== null) keptPages.keep(res, url, key);
+  toNext(req, res);
+}
+
+/**
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ */
+function toNext(req, res) {
   // A page's notFound() answered with the not-found page rendered here, not Next's empty error
   // document (lib/server/http/not-found-document.mjs, docs/decisions/036-server-rendered-not-found.md).
   if (mayReplaceErrorDocument(req) && !isRouteHandler((req.url ?? "/").split("?")[0] ?? "/")) replaceErrorDocument(res, () => renderNotFound(req, res));

@@ -39,3 +39,31 @@ test("the Data API reference page lists both endpoints and every query parameter
     await expect(page.getByRole("term").filter({ has: page.getByText(name, { exact: true }) }).first()).toBeVisible();
   }
 });
+
+// The sign-in page is sent as the hub rendered it for visitors without a session (a kept page,
+// docs/decisions/044): what a person sees must still be what a fresh render shows.
+test("the sign-in page kept for visitors: the same page, each error, a signed-in person sent on, Next's router answered", async ({ page, playwright, baseURL }) => {
+  const visitor = await playwright.request.newContext({ baseURL });
+  const [first, again] = [await visitor.get("/login?callbackUrl=%2Fgestao"), await visitor.get("/login?callbackUrl=%2Fgestao")];
+  for (const answer of [first, again]) {
+    expect(answer.status()).toBe(200);
+    expect(answer.headers()).toMatchObject({ "content-type": "text/html; charset=utf-8", "x-frame-options": "DENY" });
+    expect(answer.headers()["set-cookie"]).toBeUndefined();
+  }
+  expect(await again.text()).toBe(await first.text());
+  expect(await first.text()).toContain('name="callbackUrl" value="/gestao"');
+  expect(first.headers()["x-request-id"]).not.toBe(again.headers()["x-request-id"]);
+  // Each error's message, kept or not.
+  for (let i = 0; i < 2; i++) {
+    expect(await (await visitor.get("/login?error=TooManyAttempts")).text()).toContain("Muitas tentativas sem sucesso");
+    expect(await (await visitor.get("/login?error=CredentialsSignin")).text()).toContain("E-mail/CPF ou senha incorretos.");
+  }
+  // Next's client router asks the same URL for its payload, never the kept HTML.
+  const payload = await visitor.get("/login?callbackUrl=%2Fgestao", { headers: { rsc: "1" } });
+  expect(payload.headers()["content-type"]).toContain("text/x-component");
+  await visitor.dispose();
+  // A signed-in person asking for the page is sent on, as before it was kept.
+  await signIn(page, "ana.souza@demo.hub.br");
+  await page.goto("/login");
+  await expect(page).toHaveURL(/\/perfil/);
+});

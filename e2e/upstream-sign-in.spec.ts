@@ -520,6 +520,8 @@ test.describe("refusals: each lands on its page and signs nobody in", () => {
   test("a provider disabled while the person is at it: the return is refused, and so is a new start", async ({ page }) => {
     const request = await freshApi();
     const callback = await signInHeadless(await startAt(request, "oidc"), person.olga.login);
+    // The school's sign-in page, twice (the second is the kept page: docs/decisions/044), shows the button.
+    for (let i = 0; i < 2; i++) expect(await (await request.get(`/login?escola=${ids.school}`)).text()).toContain(BUTTON.oidc);
     await signedIn(page, MANAGER);
     await page.goto(`/gestao/${ids.network}/entrada`);
     await page.getByRole("button", { name: `Desativar ${OIDC_NAME}`, exact: true }).click();
@@ -535,6 +537,7 @@ test.describe("refusals: each lands on its page and signs nobody in", () => {
       await page.getByRole("button", { name: `Ativar ${OIDC_NAME}`, exact: true }).click();
       await expect(page.getByRole("button", { name: `Desativar ${OIDC_NAME}`, exact: true })).toBeVisible();
     }
+    expect(await (await request.get(`/login?escola=${ids.school}`)).text()).toContain(BUTTON.oidc);
   });
 
   test("the person cancels at the provider (error=access_denied)", async ({ page }) => {

@@ -1,5 +1,6 @@
 import { createSecretKey, hkdfSync, randomUUID, type KeyObject } from "node:crypto";
 import { EncryptJWT } from "jose";
+import { stringifyCookie, type ResponseCookie } from "next/dist/compiled/@edge-runtime/cookies";
 import type { NextResponse } from "next/server";
 import type { JWT } from "next-auth/jwt";
 import { env } from "@/lib/env";
@@ -89,11 +90,20 @@ export async function openSession(value: string | undefined): Promise<JWT | null
   return null;
 }
 
+/** The session cookie set to `token`, or cleared when `token` is null. */
+async function sessionCookieOf(token: JWT | null): Promise<ResponseCookie> {
+  const { name, options } = sessionCookie();
+  return token ? { name, value: await sealSession(token), ...options } : { name, value: "", ...options, maxAge: 0 };
+}
+
+/** The same as a Set-Cookie value, for an answer that is not a NextResponse (a plain endpoint's). */
+export async function sessionSetCookie(token: JWT | null): Promise<string> {
+  return stringifyCookie(await sessionCookieOf(token));
+}
+
 /** Sets the session cookie to `token` on `response`, or clears it when `token` is null. */
 export async function writeSession(response: NextResponse, token: JWT | null): Promise<NextResponse> {
-  const { name, options } = sessionCookie();
-  if (token) response.cookies.set(name, await sealSession(token), options);
-  else response.cookies.set(name, "", { ...options, maxAge: 0 });
+  response.cookies.set(await sessionCookieOf(token));
   return response;
 }
 

@@ -11,6 +11,9 @@ export const THROTTLE = {
   maxDelayMs: 2_000,
 } as const;
 
+/** Whether a "RateLimit" row (`alias`, possibly absent: a LEFT JOIN) locks its key now, as SQL: never null. */
+export const LOCKED_SQL = (alias: string) => `COALESCE(${alias}."lockedUntil" > now(), false)`;
+
 export interface ThrottleState {
   failures: number;
   lockedUntil: Date | null;

@@ -8,6 +8,7 @@ import { openSession, sessionCookie } from "@/lib/server/auth/session-cookie";
 import type { CurrentUser } from "@/lib/server/auth/current-user";
 import { createManagementFixture, type TManagementFixture } from "@/test/fixtures/management";
 import { setupTestDatabase } from "@/test/database";
+import { fromWebRequest, toWebResponse } from "@/lib/server/http/plain-endpoint";
 import { issueClassCards } from "./issue-class-cards";
 import { requireCardClass } from "./require-card-class";
 import { respondCardSignIn } from "./respond-card-sign-in";
@@ -62,10 +63,14 @@ describe("printing and signing in", () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const rows = await db().signInCard.findMany({ where: { profileId: f.school1.studentId } });
     expect(JSON.stringify(rows)).not.toContain(token);
+    const card = rows.find((row) => !row.revokedAt)!;
+    expect(card.lastUsedAt).toBeNull();
     const result = await signInWithCard({ token, address: "127.0.0.1" });
     expect(result).toEqual({ ok: true, token: expect.objectContaining({ sub: f.school1.studentPersonId, profileId: f.school1.studentId }) });
-    const audit = await db().auditLog.findFirst({ where: { action: "card.sign_in", institutionId: f.school1.id } });
-    expect(audit?.details).toMatchObject({ profileId: f.school1.studentId, address: "127.0.0.1" });
+    const audit = await db().auditLog.findFirst({ where: { action: "card.sign_in", institutionId: f.school1.id, targetId: card.id } });
+    expect(audit).toMatchObject({ actorPersonId: f.school1.studentPersonId, targetType: "sign_in_card", edtechId: null, details: { profileId: f.school1.studentId, address: "127.0.0.1" } });
+    // The card's last use is written with the audit row.
+    expect((await db().signInCard.findUniqueOrThrow({ where: { id: card.id } })).lastUsedAt).toEqual(audit!.createdAt);
   });
 
   it("a reprint revokes the previous card; one active card per profile", async () => {
@@ -91,6 +96,10 @@ describe("printing and signing in", () => {
     const token = tokenOf(cards[0]!.url);
     await saveCardSettings({ scope: f.manager1, institutionId: f.school1.id, networks: "10.20.0.0/16\n2001:db8::/32", studentsOnly: true });
     expect(await signInWithCard({ token, address: "127.0.0.1" })).toEqual({ ok: false, reason: "rede" });
+    // A refusal is audited, and is not a use of the card.
+    const refusedCard = await db().signInCard.findFirstOrThrow({ where: { profileId: f.school1.studentId, revokedAt: null } });
+    expect(refusedCard.lastUsedAt).toBeNull();
+    expect(await db().auditLog.findFirst({ where: { action: "card.refused", targetId: refusedCard.id } })).toMatchObject({ details: { reason: "rede", address: "127.0.0.1" } });
     expect(await signInWithCard({ token, address: null })).toEqual({ ok: false, reason: "rede" });
     expect((await signInWithCard({ token, address: "::ffff:10.20.3.4" })).ok).toBe(true);
     expect(await db().auditLog.count({ where: { action: "card.refused", institutionId: f.school1.id } })).toBeGreaterThanOrEqual(2);
@@ -123,15 +132,17 @@ describe("printing and signing in", () => {
 });
 
 describe("GET /cracha/{token}", () => {
+  const cardAddress = async (request: NextRequest, token: string) => toWebResponse(await respondCardSignIn(fromWebRequest(request), { token }));
+
   it("sets the session cookie and goes to the gallery; a refusal goes to its page without a cookie", async () => {
     const { cards } = await printSchool1();
-    const ok = await respondCardSignIn(new NextRequest(cards[0]!.url, { headers: { "x-hub-client-address": "127.0.0.1" } }), tokenOf(cards[0]!.url));
+    const ok = await cardAddress(new NextRequest(cards[0]!.url, { headers: { "x-hub-client-address": "127.0.0.1" } }), tokenOf(cards[0]!.url));
     expect(ok.status).toBe(303);
     expect(ok.headers.get("location")).toBe("/");
     const cookie = ok.headers.get("set-cookie") ?? "";
     const value = cookie.match(new RegExp(`${sessionCookie().name}=([^;]+)`))?.[1];
     expect(await openSession(value)).toMatchObject({ sub: f.school1.studentPersonId, profileId: f.school1.studentId });
-    const refused = await respondCardSignIn(new NextRequest("http://localhost/cracha/x"), "x");
+    const refused = await cardAddress(new NextRequest("http://localhost/cracha/x"), "x");
     expect(refused.headers.get("location")).toBe("/cracha/recusado?motivo=desconhecido");
     expect(refused.headers.get("set-cookie")).toBeNull();
   });

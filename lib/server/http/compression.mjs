@@ -4,7 +4,8 @@
 // its own body (Next drops a route's Content-Encoding), so the hub turns Next's off
 // (`compress: false`) and compresses here. Decision: docs/decisions/007-compression-in-a-custom-server.md.
 import compression from "compression";
-import { constants } from "node:zlib";
+import Negotiator from "negotiator";
+import { brotliCompressSync, constants, deflateSync, gzipSync } from "node:zlib";
 
 /**
  * Measured on a 360 KB Data API page: gzip level 6 (Next's) costs 4–5.5 ms of stream
@@ -53,4 +54,35 @@ export function createCompression() {
   );
   // `next` is called synchronously once `res` is wrapped; the caller runs its handler after.
   return (req, res) => compress(req, res, () => {});
+}
+
+// compression@1.8.2's choice among the encodings the client accepts (its SUPPORTED_ENCODING and
+// PREFERRED_ENCODING, with the same `negotiator`): br first, then gzip.
+const ENCODINGS = ["br", "gzip", "deflate", "identity"];
+const PREFERRED = ["br", "gzip"];
+
+/**
+ * The encoding the middleware picks for `req` (identity when the client accepts none of the
+ * others), for a body compressed ahead of time (compressAhead) and sent as the middleware would.
+ * @param {import("node:http").IncomingMessage} req
+ * @returns {string}
+ */
+export function negotiatedEncoding(req) {
+  // negotiator 0.6.4 takes the preferred order as a second argument; @types/negotiator omits it.
+  const encoding = /** @type {(available: string[], preferred: string[]) => string | undefined} */ (Negotiator.prototype.encoding);
+  return encoding.call(new Negotiator(req), ENCODINGS, PREFERRED) ?? "identity";
+}
+
+/**
+ * `body` compressed once with the middleware's encoding and settings (a kept page's bytes, sent
+ * to many clients: kept-pages.mjs). Sent with `Content-Encoding`, the middleware passes it on
+ * untouched ("already encoded").
+ * @param {Buffer} body
+ * @param {string} encoding br, gzip or deflate
+ * @returns {Buffer}
+ */
+export function compressAhead(body, encoding) {
+  const { brotliQuality, zlibLevel } = COMPRESSION_POLICY;
+  if (encoding === "br") return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } });
+  return encoding === "gzip" ? gzipSync(body, { level: zlibLevel }) : deflateSync(body, { level: zlibLevel });
 }

@@ -4,6 +4,7 @@
 import http, { type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stampClientAddress, trustedProxies } from "./client-address.mjs";
 import { readRequestBody } from "./read-request-body";
 import { hotRoutes, registerHotRoutes } from "./hot-routes";
 import { routeHandler, type TPlainEndpoint } from "./plain-endpoint";
@@ -14,7 +15,7 @@ const echoPlain: TPlainEndpoint = async (request, params) => ({
   headers: { "x-plain": "yes" },
   json: {
     authorization: request.header("Authorization"), repeated: request.header("x-rep"), absent: request.header("x-none"),
-    session: request.cookie("sessao") ?? null, params, body: await request.text(16),
+    session: request.cookie("sessao") ?? null, address: request.header("x-hub-client-address"), params, body: await request.text(16),
   },
 });
 
@@ -74,6 +75,7 @@ beforeAll(async () => {
       },
     },
     { method: "GET", path: "/boom", handler: () => { throw new Error("boom"); } },
+    { method: "GET", path: "/address", handler: (request) => new Response(request.headers.get("x-hub-client-address")) },
     { method: "POST", path: "/plain", endpoint: echoPlain },
     { method: "GET", path: "/plain-empty", endpoint: () => ({ status: 204, headers: { "cache-control": "no-store" } }) },
     { method: "GET", path: /^\/plain-page\/(?<id>[^/]+)$/, endpoint: (_request, params) => ({ status: 200, headers: { "content-type": "text/html; charset=utf-8" }, text: `<p>${params.id}</p>` }) },
@@ -82,6 +84,8 @@ beforeAll(async () => {
     { method: "GET", path: "/stream", handler: () => new Response(counted.stream(), { status: 200 }) },
   ]);
   server = http.createServer((req, res) => {
+    // What server.mjs's guard does first: the client's address stamped over whatever was sent.
+    stampClientAddress(req, trustedProxies(undefined));
     const route = hotRoutes()?.match(req);
     if (route) void route(req, res);
     else res.writeHead(404).end("not hot");
@@ -160,8 +164,8 @@ describe("hot routes", () => {
     const routed = await routeHandler(echoPlain)(request);
     expect(served.status).toBe(201);
     expect(routed.status).toBe(201);
-    expect(JSON.parse(served.text)).toEqual({ authorization: "Bearer a, Bearer b", repeated: "1, 2", absent: null, session: "abc==", params: {}, body: "hello" });
-    expect(JSON.parse(served.text)).toEqual(await routed.json());
+    expect(JSON.parse(served.text)).toEqual({ authorization: "Bearer a, Bearer b", repeated: "1, 2", absent: null, session: "abc==", address: expect.stringMatching(/127\.0\.0\.1|::1/), params: {}, body: "hello" });
+    expect({ ...JSON.parse(served.text), address: null }).toEqual(await routed.json());
     expect(served.headers["content-type"]).toBe(routed.headers.get("content-type"));
     expect(served.headers).toMatchObject({ "x-plain": "yes", "x-content-type-options": "nosniff", "x-frame-options": "DENY" });
 
@@ -174,6 +178,16 @@ describe("hot routes", () => {
     const page = await send("GET", "/plain-page/7");
     expect(page).toMatchObject({ status: 200, text: "<p>7</p>" });
     expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
+  });
+
+  it("gives both kinds of handler the address the guard stamped, never one the client sent under that name", async () => {
+    const forged = { "x-hub-client-address": "203.0.113.9" };
+    const plain = JSON.parse((await send("POST", "/plain", "", forged)).text) as { address: string };
+    const web = (await send("GET", "/address", undefined, forged)).text;
+    for (const address of [plain.address, web]) {
+      expect(address).not.toContain("203.0.113.9");
+      expect(address).toMatch(/127\.0\.0\.1|::1/);
+    }
   });
 
   it("gives a plain endpoint null for a body over its limit, by Content-Length or as it arrives, and keeps the connection", async () => {

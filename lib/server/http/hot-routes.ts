@@ -11,7 +11,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { log } from "@/lib/server/log.mjs";
-import { plainRequest, type TPlainEndpoint } from "./plain-endpoint";
+import { plainRequest, type TPlainEndpoint, type TPlainRequest } from "./plain-endpoint";
+import { CLIENT_ADDRESS_HEADER } from "./client-address.mjs";
 import { applySecurityHeaders } from "./security-headers.mjs";
 
 type TWebHandler = (request: NextRequest, params: Record<string, string>) => Promise<Response> | Response;
@@ -37,10 +38,21 @@ export interface THotRoutes {
 const REGISTRY_KEY = Symbol.for("hub.hotRoutes");
 type TGlobalWithRoutes = typeof globalThis & { [REGISTRY_KEY]?: THotRoutes };
 
+/**
+ * The client's address as server.mjs's guard stamped it on `req.headers` (client-address.mjs),
+ * never a value of that name the client sent, which the raw headers still hold.
+ */
+function stampedAddress(req: IncomingMessage): string | null {
+  const stamped = req.headers[CLIENT_ADDRESS_HEADER];
+  return typeof stamped === "string" ? stamped : null;
+}
+
 function requestHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() !== CLIENT_ADDRESS_HEADER) headers.append(raw[i]!, raw[i + 1]!);
+  const address = stampedAddress(req);
+  if (address !== null) headers.set(CLIENT_ADDRESS_HEADER, address);
   return headers;
 }
 
@@ -150,13 +162,23 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<string | null
   });
 }
 
+/**
+ * A header's reader for a plain request: headersDistinct keeps every value of a repeated header
+ * (req.headers drops all but the first of some, Authorization among them), so a repeated header
+ * reads as it does through Next.
+ */
+function headerOf(req: IncomingMessage): (name: string) => string | null {
+  return (name) => {
+    const lower = name.toLowerCase();
+    return lower === CLIENT_ADDRESS_HEADER ? stampedAddress(req) : (req.headersDistinct[lower]?.join(", ") ?? null);
+  };
+}
+
 /** Runs a plain endpoint for `req` and writes its answer to `res`, as routeHandler does through Next. */
 async function servePlain(endpoint: TPlainEndpoint, params: Record<string, string>, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let answer;
   try {
-    // headersDistinct keeps every value of a repeated header (req.headers drops all but the first
-    // of some, Authorization among them), so a repeated header reads as it does through Next.
-    const request = plainRequest((name) => req.headersDistinct[name.toLowerCase()]?.join(", ") ?? null, (maxBytes) => readBody(req, maxBytes));
+    const request = plainRequest(headerOf(req), (maxBytes) => readBody(req, maxBytes));
     answer = await endpoint(request, params);
   } catch (error) {
     answerFailure(error, res);
@@ -249,6 +271,41 @@ export function registerHotRoutes(routes: readonly THotRoute[]): void {
         return route.serve(params, path);
       }
       return null;
+    },
+  };
+}
+
+/**
+ * A page server.mjs may send as it was rendered before (lib/server/http/kept-pages.mjs,
+ * docs/decisions/044-kept-pages.md): `key` reads, for this request, everything the page's render
+ * depends on besides its URL, or answers null for a request it must render (a signed-in visitor).
+ */
+export interface TKeptPageRoute {
+  path: string;
+  key(request: Pick<TPlainRequest, "header">, url: URL): Promise<string | null>;
+}
+
+export interface TKeptPageRoutes {
+  /** The key of this request's page (null: render it), or null when the page is not kept. */
+  match(req: IncomingMessage): Promise<string | null> | null;
+}
+
+const KEPT_PAGES_KEY = Symbol.for("hub.keptPages");
+type TGlobalWithKeptPages = typeof globalThis & { [KEPT_PAGES_KEY]?: TKeptPageRoutes };
+
+/** Requests of Next's client router (a page's RSC payload, a prefetch): never a kept page's HTML. */
+const ROUTER_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch", "next-router-segment-prefetch", "next-action"];
+
+/** Registers the kept pages (instrumentation.ts): GETs of their exact path. */
+export function registerKeptPages(pages: readonly TKeptPageRoute[]): void {
+  const byPath = new Map(pages.map((page) => [page.path, page]));
+  (globalThis as TGlobalWithKeptPages)[KEPT_PAGES_KEY] = {
+    match(req) {
+      if (req.method !== "GET") return null;
+      const url = new URL(req.url ?? "/", "http://kept.invalid");
+      const page = byPath.get(url.pathname);
+      if (!page || url.searchParams.has("_rsc") || ROUTER_HEADERS.some((name) => req.headers[name] !== undefined)) return null;
+      return page.key({ header: headerOf(req) }, url);
     },
   };
 }
