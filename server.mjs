@@ -22,7 +22,7 @@ import { createKeptPages } from "./lib/server/http/kept-pages.mjs";
 import { mayReplaceErrorDocument, NOT_FOUND_ROUTE, replaceErrorDocument } from "./lib/server/http/not-found-document.mjs";
 import { answerClientError, checkMultipartBody, checkRequest, isPageMultipartPost, routeHandlerMatcher, sendRejection } from "./lib/server/http/request-guard.mjs";
 import { routeFamily, statusClass } from "./lib/server/http/route-family.mjs";
-import { consoleArgsToLine, log, pathForLog, requestIdFrom, runWithRequestId, staticSegments } from "./lib/server/log.mjs";
+import { consoleArgsToLine, log, pathForLog, requestIdFrom, requestLineLog, runWithRequestId, staticSegments } from "./lib/server/log.mjs";
 import { metricsListenSettings, startMetricsServer } from "./lib/server/metrics/metrics-server.mjs";
 import { metrics } from "./lib/server/metrics/registry.mjs";
 import { startTracing, tagRequestSpan } from "./lib/server/tracing/start-tracing.mjs";
@@ -81,7 +81,7 @@ const handle = app.getRequestHandler();
 // (lib/server/http/hot-routes.ts, docs/decisions/021-hot-routes-beside-next.md). In production Next
 // runs register() when its first request arrives: server.mjs sends itself one (/healthz) once
 // listening, and until then these paths go through Next, to the same handlers.
-/** @typedef {{ match(req: http.IncomingMessage): ((req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>) | null }} HotRoutes */
+/** @typedef {{ match(req: http.IncomingMessage): (((req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>) & { sendsWhole?: true }) | null }} HotRoutes */
 const HOT_ROUTES = "hub.hotRoutes";
 
 /**
@@ -105,6 +105,7 @@ let keptPageRoutes;
 const compress = compressionEnabled() ? createCompression() : null;
 const keptPages = createKeptPages({ compressed: compress !== null });
 const accessLog = logger.isLevelEnabled("info");
+const requestLine = requestLineLog();
 const routesManifest = readRoutesManifest();
 /** Path segments the access log may show (see pathForLog). */
 const knownSegments = staticSegments(routesManifest);
@@ -158,9 +159,10 @@ const server = http.createServer((req, res) => {
  * @param {http.ServerResponse} res
  */
 function serve(req, res) {
-  compress?.(req, res);
   hotRoutes ??= /** @type {HotRoutes | undefined} */ (registered(HOT_ROUTES));
   const hot = hotRoutes?.match(req);
+  // A plain endpoint compresses its one-string answer itself, as the middleware would (hot-routes.ts).
+  if (!hot?.sendsWhole) compress?.(req, res);
   if (hot) return run(hot(req, res), res);
   keptPageRoutes ??= /** @type {KeptPageRoutes | undefined} */ (registered(KEPT_PAGES));
   const keying = keptPageRoutes?.match(req);
@@ -231,7 +233,7 @@ server.on("clientError", answerClientError);
 function logAccess(req, res) {
   const start = process.hrtime.bigint();
   res.once("close", () => {
-    logger.info(
+    requestLine.info(
       {
         method: req.method,
         path: pathForLog(requestedUrl.get(req) ?? req.url ?? "/", knownSegments),

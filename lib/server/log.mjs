@@ -10,7 +10,7 @@ import { inspect } from "node:util";
 import pino from "pino";
 
 /** @typedef {{ requestId: string }} RequestContext */
-/** @typedef {{ logger: import("pino").Logger, context: AsyncLocalStorage<RequestContext> }} LogState */
+/** @typedef {{ logger: import("pino").Logger, context: AsyncLocalStorage<RequestContext>, requestLine?: import("pino").Logger }} LogState */
 
 /**
  * Header names that carry credentials. The hub never passes headers to the logger; the redaction
@@ -75,6 +75,18 @@ function state() {
     holder[STATE_KEY] = current;
   }
   return current;
+}
+
+/**
+ * The logger of the request line (server.mjs: method, path with only the routes' static segments,
+ * status, duration): the process's logger without redaction, which costs 6 µs a line and has
+ * nothing to find in those four fields, none of which can carry a secret.
+ * @returns {import("pino").Logger}
+ */
+export function requestLineLog() {
+  const current = state();
+  current.requestLine ??= current.logger.child({}, { redact: [] });
+  return current.requestLine;
 }
 
 /** The process's logger. */

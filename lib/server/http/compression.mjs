@@ -3,8 +3,10 @@
 // Next.js compresses with gzip level 6 and has no setting for it, and a route cannot compress
 // its own body (Next drops a route's Content-Encoding), so the hub turns Next's off
 // (`compress: false`) and compresses here. Decision: docs/decisions/007-compression-in-a-custom-server.md.
+import compressible from "compressible";
 import compression from "compression";
 import Negotiator from "negotiator";
+import vary from "vary";
 import { brotliCompressSync, constants, deflateSync, gzipSync } from "node:zlib";
 
 /**
@@ -60,25 +62,39 @@ export function createCompression() {
 // PREFERRED_ENCODING, with the same `negotiator`): br first, then gzip.
 const ENCODINGS = ["br", "gzip", "deflate", "identity"];
 const PREFERRED = ["br", "gzip"];
+/** The middleware's threshold (its default): below 1 KB the headers outweigh the saving. */
+const THRESHOLD = 1024;
+const NO_TRANSFORM = /(?:^|,)\s*?no-transform\s*?(?:,|$)/i;
 
 /**
- * The encoding the middleware picks for `req` (identity when the client accepts none of the
- * others), for a body compressed ahead of time (compressAhead) and sent as the middleware would.
+ * What the middleware does with a complete answer of `length` bytes whose headers are set on
+ * `res`, for an answer sent whole (a plain endpoint's, a kept page's) without the middleware's
+ * stream: it adds `Vary: Accept-Encoding` where the middleware would, and names the encoding to
+ * compress with (compressAhead), or "identity" to send the bytes as they are. Its checks, in its
+ * order: a compressible Content-Type, no `no-transform`, the threshold, not already encoded, not
+ * HEAD, then the client's Accept-Encoding.
  * @param {import("node:http").IncomingMessage} req
+ * @param {import("node:http").ServerResponse} res
+ * @param {number} length
  * @returns {string}
  */
-export function negotiatedEncoding(req) {
+export function encodingFor(req, res, length) {
+  const type = res.getHeader("Content-Type");
+  if (type === undefined || !compressible(String(type))) return "identity";
+  if (NO_TRANSFORM.test(String(res.getHeader("Cache-Control") ?? ""))) return "identity";
+  vary(res, "Accept-Encoding");
+  if (length < THRESHOLD || (res.getHeader("Content-Encoding") ?? "identity") !== "identity" || req.method === "HEAD") return "identity";
   // negotiator 0.6.4 takes the preferred order as a second argument; @types/negotiator omits it.
   const encoding = /** @type {(available: string[], preferred: string[]) => string | undefined} */ (Negotiator.prototype.encoding);
   return encoding.call(new Negotiator(req), ENCODINGS, PREFERRED) ?? "identity";
 }
 
 /**
- * `body` compressed once with the middleware's encoding and settings (a kept page's bytes, sent
- * to many clients: kept-pages.mjs). Sent with `Content-Encoding`, the middleware passes it on
+ * `body` compressed with the middleware's settings for `encoding` (br, gzip or deflate), in one
+ * call. Sent with `Content-Encoding`, the middleware (when it wraps the response) passes it on
  * untouched ("already encoded").
  * @param {Buffer} body
- * @param {string} encoding br, gzip or deflate
+ * @param {string} encoding
  * @returns {Buffer}
  */
 export function compressAhead(body, encoding) {

@@ -2,9 +2,9 @@
 // headers are what the client gets (fetch would decompress them out of sight).
 import { createServer, request, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { brotliDecompressSync, createGunzip, gunzipSync } from "node:zlib";
+import { brotliDecompressSync, createGunzip, gunzipSync, inflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compressionEnabled, createCompression } from "./compression.mjs";
+import { compressAhead, compressionEnabled, createCompression, encodingFor } from "./compression.mjs";
 
 // A JSON page like the Data API's: large enough to pass the 1 KB threshold many times over.
 const BIG = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: i, evento: "insert", registro: { nome: `Aluno ${i}`, turma: `7º ano ${i % 3}` } })));
@@ -34,25 +34,60 @@ const handlers: Record<string, (res: ServerResponse) => void> = {
   },
 };
 
+// Answers sent whole (a plain endpoint's, a kept page's): type, Cache-Control and body.
+const WHOLE: Array<[string, string | undefined, string]> = [
+  ["application/json", undefined, BIG],
+  ["application/json", undefined, SMALL],
+  ["text/html; charset=utf-8", undefined, BIG],
+  ["text/html; charset=utf-8", "no-store, no-transform", BIG],
+  ["image/png", undefined, BIG],
+];
+
 let server: Server;
 let port = 0;
+/** The same answers, compressed whole with encodingFor and compressAhead instead of the middleware. */
+let whole: Server;
+let wholePort = 0;
 
 beforeAll(async () => {
   const compress = createCompression();
+  const wholeCase = (url: string | undefined) => WHOLE[Number(url?.slice("/whole/".length))]!;
+  const setWhole = (res: ServerResponse, [type, cacheControl]: (typeof WHOLE)[number]) => {
+    res.setHeader("Content-Type", type);
+    if (cacheControl) res.setHeader("Cache-Control", cacheControl);
+  };
   server = createServer((req, res) => {
     compress(req, res);
-    handlers[req.url ?? ""]!(res);
+    if (!req.url?.startsWith("/whole/")) return handlers[req.url ?? ""]!(res);
+    const answer = wholeCase(req.url);
+    setWhole(res, answer);
+    res.end(answer[2]);
+  });
+  whole = createServer((req, res) => {
+    const answer = wholeCase(req.url);
+    setWhole(res, answer);
+    const encoding = encodingFor(req, res, Buffer.byteLength(answer[2]));
+    if (encoding === "identity") return res.end(answer[2]);
+    res.setHeader("Content-Encoding", encoding);
+    res.end(compressAhead(Buffer.from(answer[2]), encoding));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => whole.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;
+  wholePort = (whole.address() as AddressInfo).port;
 });
 
 afterAll(async () => {
   releaseStream();
-  await new Promise((resolve) => {
-    server.close(resolve);
-    server.closeAllConnections(); // the client's keep-alive sockets would hold close() for 4 s
-  });
+  await Promise.all(
+    [server, whole].map(
+      (s) =>
+        new Promise((resolve) => {
+          s.close(resolve);
+          s.closeAllConnections(); // the client's keep-alive sockets would hold close() for 4 s
+        }),
+    ),
+  );
 });
 
 interface TRaw {
@@ -60,10 +95,10 @@ interface TRaw {
   body: Buffer;
 }
 
-function get(path: string, acceptEncoding?: string): Promise<TRaw> {
+function get(path: string, acceptEncoding?: string, { to = port, method = "GET" } = {}): Promise<TRaw> {
   return new Promise((resolve, reject) => {
     const headers = acceptEncoding === undefined ? {} : { "accept-encoding": acceptEncoding };
-    request({ host: "127.0.0.1", port, path, headers }, (res) => {
+    request({ host: "127.0.0.1", port: to, path, headers, method }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
@@ -136,6 +171,22 @@ describe("compression", () => {
     });
     expect(received.encoding).toBe("gzip");
     expect(received.first).toBe(FIRST_CHUNK);
+  });
+
+  it("compresses an answer sent whole as the middleware compresses it: same encoding, same Vary, same bytes once decoded", async () => {
+    const decoders: Record<string, (body: Buffer) => Buffer> = { br: brotliDecompressSync, gzip: gunzipSync, deflate: inflateSync };
+    const decode = (raw: TRaw) => decoders[raw.headers["content-encoding"] ?? ""]?.(raw.body) ?? raw.body;
+    for (const [i, [type, cacheControl]] of WHOLE.entries()) {
+      for (const accept of [undefined, "identity", "gzip, deflate, br", "gzip", "deflate", "br;q=0, gzip", "*", "compress"]) {
+        for (const method of ["GET", "HEAD"]) {
+          const [byMiddleware, sentWhole] = [await get(`/whole/${i}`, accept, { method }), await get(`/whole/${i}`, accept, { to: wholePort, method })];
+          const label = `${type} ${cacheControl ?? ""} ${WHOLE[i]![2].length} bytes, ${method}, Accept-Encoding: ${accept}`;
+          expect(sentWhole.headers["content-encoding"], label).toBe(byMiddleware.headers["content-encoding"]);
+          expect(sentWhole.headers.vary, label).toBe(byMiddleware.headers.vary);
+          expect(decode(sentWhole).toString(), label).toBe(decode(byMiddleware).toString());
+        }
+      }
+    }
   });
 
   it("is off only with HUB_COMPRESSION=0", () => {

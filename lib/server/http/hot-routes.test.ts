@@ -3,6 +3,7 @@
 // (refused by its size) costs the client neither its connection nor its next request.
 import http, { type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { brotliDecompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stampClientAddress, trustedProxies } from "./client-address.mjs";
 import { readRequestBody } from "./read-request-body";
@@ -18,6 +19,8 @@ const echoPlain: TPlainEndpoint = async (request, params) => ({
     session: request.cookie("sessao") ?? null, address: request.header("x-hub-client-address"), params, body: await request.text(16),
   },
 });
+
+const BIG_PAGE = `<p>${"uma página de lançamento ".repeat(200)}</p>`;
 
 let server: http.Server;
 let port = 0;
@@ -81,6 +84,7 @@ beforeAll(async () => {
     { method: "GET", path: /^\/plain-page\/(?<id>[^/]+)$/, endpoint: (_request, params) => ({ status: 200, headers: { "content-type": "text/html; charset=utf-8" }, text: `<p>${params.id}</p>` }) },
     { method: "POST", path: /^\/plain\/(?<id>[^/]+)$/, endpoint: echoPlain },
     { method: "GET", path: "/plain-boom", endpoint: () => { throw new Error("boom"); } },
+    { method: "GET", path: "/plain-big", endpoint: () => ({ status: 200, headers: { "content-type": "text/html; charset=utf-8" }, text: BIG_PAGE }) },
     { method: "GET", path: "/stream", handler: () => new Response(counted.stream(), { status: 200 }) },
   ]);
   server = http.createServer((req, res) => {
@@ -188,6 +192,22 @@ describe("hot routes", () => {
       expect(address).not.toContain("203.0.113.9");
       expect(address).toMatch(/127\.0\.0\.1|::1/);
     }
+  });
+
+  it("compresses a plain endpoint's answer itself, as the middleware would: brotli when accepted, Vary either way", async () => {
+    const compressed = await new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      http.get({ port, path: "/plain-big", headers: { "accept-encoding": "gzip, br" } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      }).on("error", reject);
+    });
+    expect(compressed.headers).toMatchObject({ "content-encoding": "br", vary: "Accept-Encoding" });
+    expect(brotliDecompressSync(compressed.body).toString()).toBe(BIG_PAGE);
+    const plain = await send("GET", "/plain-big");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers.vary).toBe("Accept-Encoding");
+    expect(plain.text).toBe(BIG_PAGE);
   });
 
   it("gives a plain endpoint null for a body over its limit, by Content-Length or as it arrives, and keeps the connection", async () => {

@@ -13,6 +13,7 @@ import { env } from "@/lib/env";
 import { log } from "@/lib/server/log.mjs";
 import { plainRequest, type TPlainEndpoint, type TPlainRequest } from "./plain-endpoint";
 import { CLIENT_ADDRESS_HEADER } from "./client-address.mjs";
+import { compressAhead, compressionEnabled, encodingFor } from "./compression.mjs";
 import { applySecurityHeaders } from "./security-headers.mjs";
 
 type TWebHandler = (request: NextRequest, params: Record<string, string>) => Promise<Response> | Response;
@@ -28,7 +29,12 @@ export type THotRoute =
     }
   | { method: TMethod; path: string | RegExp; endpoint: TPlainEndpoint };
 
-export type THotRouteServer = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+/**
+ * Serves a request. `sendsWhole`: a plain endpoint's, whose answer is one string, compressed here
+ * as the middleware would (compression.mjs's encodingFor), so server.mjs does not wrap the response
+ * in the streaming middleware first.
+ */
+export type THotRouteServer = ((req: IncomingMessage, res: ServerResponse) => Promise<void>) & { sendsWhole?: true };
 
 export interface THotRoutes {
   /** The function that serves this request, or null to hand it to Next. */
@@ -174,6 +180,10 @@ function headerOf(req: IncomingMessage): (name: string) => string | null {
   };
 }
 
+/** Whether this process compresses (HUB_COMPRESSION), read once as server.mjs reads it. */
+let compresses: boolean | undefined;
+const compressing = () => (compresses ??= compressionEnabled());
+
 /** Runs a plain endpoint for `req` and writes its answer to `res`, as routeHandler does through Next. */
 async function servePlain(endpoint: TPlainEndpoint, params: Record<string, string>, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let answer;
@@ -188,10 +198,14 @@ async function servePlain(endpoint: TPlainEndpoint, params: Record<string, strin
   res.statusCode = answer.status;
   for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
   applySecurityHeaders(path, (name, value) => res.setHeader(name, value));
-  if (answer.json !== undefined) {
-    if (!res.hasHeader("content-type")) res.setHeader("Content-Type", "application/json");
-    res.end(JSON.stringify(answer.json));
-  } else res.end(answer.text);
+  if (answer.json !== undefined && !res.hasHeader("content-type")) res.setHeader("Content-Type", "application/json");
+  const text = answer.json !== undefined ? JSON.stringify(answer.json) : answer.text;
+  const encoding = text === undefined || !compressing() ? "identity" : encodingFor(req, res, Buffer.byteLength(text));
+  if (encoding === "identity") res.end(text);
+  else {
+    res.setHeader("Content-Encoding", encoding);
+    res.end(compressAhead(Buffer.from(text!), encoding));
+  }
   // A body the endpoint did not read (or stopped reading) is discarded, keeping the connection.
   req.resume();
 }
@@ -249,7 +263,7 @@ export function registerHotRoutes(routes: readonly THotRoute[]): void {
   for (const route of routes) {
     const serve: (params: Record<string, string>, path: string) => THotRouteServer =
       "endpoint" in route
-        ? (params, path) => (rq, rs) => servePlain(route.endpoint, params, path, rq, rs)
+        ? (params, path) => Object.assign((rq: IncomingMessage, rs: ServerResponse) => servePlain(route.endpoint, params, path, rq, rs), { sendsWhole: true as const })
         : (params) => (rq, rs) => serveWith(route.handler, params, rq, rs);
     if (typeof route.path === "string") exact.set(`${route.method} ${route.path}`, serve({}, route.path));
     else patterns.push({ method: route.method, path: route.path, serve });

@@ -7,25 +7,17 @@
 // not kept); a key reads the page's inputs in the same request (the sign-in page's providers), so a
 // changed input is a new key and a fresh render, never an old page.
 
-import { compressAhead, negotiatedEncoding } from "./compression.mjs";
+import { compressAhead, encodingFor } from "./compression.mjs";
 
 /** Headers of a render that belong to one answer, not to the page: never kept. */
 const ANSWER_HEADERS = new Set(["content-encoding", "content-length", "transfer-encoding", "date", "connection", "keep-alive", "x-request-id"]);
 
 /**
- * @typedef {{ headers: Array<[string, number | string | string[]]>, body: Buffer, compressible: boolean, encoded: Map<string, Buffer> }} TKeptPage
+ * @typedef {{ headers: Array<[string, number | string | string[]]>, body: Buffer, encoded: Map<string, Buffer> }} TKeptPage
  * @typedef {import("node:http").IncomingMessage} TRequest
  * @typedef {import("node:http").ServerResponse} TResponse
  * @typedef {{ send(req: TRequest, res: TResponse, url: string, key: string): boolean, keep(res: TResponse, url: string, key: string): void, size(): number }} TKeptPages
  */
-
-/** What compression.mjs's middleware would compress: text, 1 KB or more, not marked no-transform. */
-const COMPRESSIBLE_TYPE = /^\s*(text\/|application\/(json|javascript)\b)/i;
-/** @param {TKeptPage["headers"]} headers @param {Buffer} body */
-function compressible(headers, body) {
-  const header = (/** @type {string} */ name) => String(headers.find(([n]) => n === name)?.[1] ?? "");
-  return body.byteLength >= 1024 && COMPRESSIBLE_TYPE.test(header("content-type")) && !/no-transform/i.test(header("cache-control"));
-}
 
 /**
  * The pages kept by one process: at most `maxPages` (the oldest forgotten first: a URL is any
@@ -48,7 +40,7 @@ export function createKeptPages({ maxPages = 256, maxBytes = 256 * 1024, compres
       if (!page) return false;
       res.statusCode = 200;
       for (const [name, value] of page.headers) res.setHeader(name, value);
-      const encoding = compressed && page.compressible && req.method === "GET" ? negotiatedEncoding(req) : "identity";
+      const encoding = compressed ? encodingFor(req, res, page.body.byteLength) : "identity";
       let body = page.body;
       if (encoding !== "identity") {
         body = page.encoded.get(encoding) ?? compressAhead(page.body, encoding);
@@ -101,7 +93,7 @@ export function createKeptPages({ maxPages = 256, maxBytes = 256 * 1024, compres
         for (const [name, value] of Object.entries(sent)) if (value !== undefined && !ANSWER_HEADERS.has(name)) headers.push([name, value]);
         if (pages.size >= maxPages) pages.delete(/** @type {string} */ (pages.keys().next().value));
         const body = Buffer.concat(chunks);
-        pages.set(id(url, key), { headers, body, compressible: compressible(headers, body), encoded: new Map() });
+        pages.set(id(url, key), { headers, body, encoded: new Map() });
       });
     },
     size: () => pages.size,
