@@ -16,7 +16,7 @@ import path from "node:path";
 import { baseUrlFrom } from "./lib/base-url.mjs";
 import { baseUrlRedirect, parseBaseUrl, sendBaseUrlRedirect } from "./lib/server/http/base-url-redirect.mjs";
 import { configuredTrust } from "./lib/server/http/client-address.mjs";
-import { compressionEnabled, createCompression } from "./lib/server/http/compression.mjs";
+import { compressionEnabled, compressWhole, createCompression } from "./lib/server/http/compression.mjs";
 import { drainServer, trackResponses } from "./lib/server/http/graceful-shutdown.mjs";
 import { createKeptPages } from "./lib/server/http/kept-pages.mjs";
 import { mayReplaceErrorDocument, NOT_FOUND_ROUTE, replaceErrorDocument } from "./lib/server/http/not-found-document.mjs";
@@ -159,16 +159,42 @@ const server = http.createServer((req, res) => {
  * @param {http.ServerResponse} res
  */
 function serve(req, res) {
+  try {
+    route(req, res);
+  } catch (error) {
+    // A failure before any handler ran (a route's matcher): this request's 500, not the process's end.
+    logger.error({ err: error }, "Request routing failed");
+    if (!res.headersSent) res.statusCode = 500;
+    res.end();
+  }
+}
+
+/**
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ */
+function route(req, res) {
   hotRoutes ??= /** @type {HotRoutes | undefined} */ (registered(HOT_ROUTES));
   const hot = hotRoutes?.match(req);
-  // A plain endpoint compresses its one-string answer itself, as the middleware would (hot-routes.ts).
-  if (!hot?.sendsWhole) compress?.(req, res);
+  // A plain endpoint compresses its one-string answer itself, as the middleware would (hot-routes.ts);
+  // a page of Next's is compressed whole when it ends (compressWhole); route handlers, which may
+  // stream, and Next's static files go through the streaming middleware.
+  if (compress && !hot?.sendsWhole) (hot || !isPage(req.url ?? "/") ? compress : compressWhole)(req, res);
   if (hot) return run(hot(req, res), res);
   keptPageRoutes ??= /** @type {KeptPageRoutes | undefined} */ (registered(KEPT_PAGES));
   const keying = keptPageRoutes?.match(req);
   // A key that could not be read (the database is down): Next renders the page, and answers as it does.
   if (keying) return run(keying.then((key) => serveKept(req, res, key), () => toNext(req, res)), res);
   toNext(req, res);
+}
+
+/**
+ * Whether a URL is one of Next's pages (not a route handler, not one of Next's own files).
+ * @param {string} url
+ */
+function isPage(url) {
+  const path = url.split("?")[0] ?? "/";
+  return !path.startsWith("/_next/") && !isRouteHandler(path);
 }
 
 /**

@@ -10,8 +10,8 @@ import { sessionCookie } from "./session-cookie";
  * those too), since the page then sends a signed-in person on; otherwise the buttons, read now, as
  * the page reads them.
  */
-export async function signInPageKey(request: Pick<TPlainRequest, "header">, url: URL): Promise<string | null> {
+export async function signInPageKey(request: Pick<TPlainRequest, "header">, query: URLSearchParams): Promise<string | null> {
   if (request.header("cookie")?.includes(sessionCookie().name)) return null;
-  const school = schoolOfSignInPage(url.searchParams.get("escola"));
+  const school = schoolOfSignInPage(query.get("escola"));
   return JSON.stringify(await listSignInOptions({ institutionId: school }));
 }

@@ -102,3 +102,63 @@ export function compressAhead(body, encoding) {
   if (encoding === "br") return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } });
   return encoding === "gzip" ? gzipSync(body, { level: zlibLevel }) : deflateSync(body, { level: zlibLevel });
 }
+
+/** A page bigger than this is sent as it is, past this point, rather than held in memory whole. */
+const MAX_WHOLE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Compression for a page of Next's: the hub's pages are rendered in one pass (no Suspense, no
+ * loading.tsx: nothing is sent early for a part that comes later), yet Next writes them in many
+ * small chunks and flushes the compression middleware's stream after each one, which costs a
+ * thread-pool round trip and a brotli flush per chunk: 8 ms of a 17 KB gallery's 21 (a scratch
+ * load, docs/performance.md). Here the page is held until Next ends it, then compressed in one
+ * call with the middleware's encoding and settings (encodingFor, compressAhead), with its
+ * Content-Length. Next's `flushHeaders()` waits for the body; a page over MAX_WHOLE_BYTES is sent
+ * uncompressed from there on, as it comes.
+ * @param {import("node:http").IncomingMessage} req
+ * @param {import("node:http").ServerResponse} res
+ */
+export function compressWhole(req, res) {
+  /** @type {Buffer[]} */
+  const chunks = [];
+  let size = 0;
+  const { write, end, flushHeaders } = res;
+  const restore = () => Object.assign(res, { write, end, flushHeaders });
+  /** @param {unknown} chunk @param {unknown} encoding */
+  const hold = (chunk, encoding) => {
+    if (chunk == null || typeof chunk === "function") return;
+    const buffer = typeof chunk === "string" ? Buffer.from(chunk, /** @type {BufferEncoding} */ (typeof encoding === "string" ? encoding : "utf8")) : Buffer.from(/** @type {Uint8Array} */ (chunk));
+    chunks.push(buffer);
+    size += buffer.byteLength;
+  };
+  /** Past the limit: what is held goes out as it is, and the rest as it comes. */
+  const letGo = () => {
+    restore();
+    if (!res.headersSent) encodingFor(req, res, 0); // its Vary, and nothing compressed
+    return res.write(Buffer.concat(chunks.splice(0)));
+  };
+  // write's and end's overloads cannot be forwarded with their own types: the wrappers take their
+  // arguments as they come.
+  res.flushHeaders = () => undefined;
+  res.write = /** @type {typeof res.write} */ (/** @type {unknown} */ ((/** @type {unknown[]} */ ...args) => {
+    hold(args[0], args[1]);
+    const callback = args.find((a) => typeof a === "function");
+    if (callback) process.nextTick(/** @type {() => void} */ (callback));
+    return size > MAX_WHOLE_BYTES ? letGo() : true;
+  }));
+  res.end = /** @type {typeof res.end} */ (/** @type {unknown} */ ((/** @type {unknown[]} */ ...args) => {
+    hold(args[0], args[1]);
+    const callback = args.find((a) => typeof a === "function");
+    restore();
+    /** @type {Buffer} */
+    let body = Buffer.concat(chunks);
+    // Headers already written (an explicit writeHead) cannot say another encoding.
+    const encoding = res.headersSent ? "identity" : encodingFor(req, res, body.byteLength);
+    if (encoding !== "identity") {
+      body = compressAhead(body, encoding);
+      res.setHeader("Content-Encoding", encoding);
+    }
+    if (!res.headersSent) res.setHeader("Content-Length", body.byteLength);
+    return Reflect.apply(end, res, callback ? [body, callback] : [body]);
+  }));
+}

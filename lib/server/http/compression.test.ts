@@ -4,7 +4,7 @@ import { createServer, request, type IncomingHttpHeaders, type Server, type Serv
 import type { AddressInfo } from "node:net";
 import { brotliDecompressSync, createGunzip, gunzipSync, inflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compressAhead, compressionEnabled, createCompression, encodingFor } from "./compression.mjs";
+import { compressAhead, compressionEnabled, compressWhole, createCompression, encodingFor } from "./compression.mjs";
 
 // A JSON page like the Data API's: large enough to pass the 1 KB threshold many times over.
 const BIG = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: i, evento: "insert", registro: { nome: `Aluno ${i}`, turma: `7º ano ${i % 3}` } })));
@@ -48,6 +48,10 @@ let port = 0;
 /** The same answers, compressed whole with encodingFor and compressAhead instead of the middleware. */
 let whole: Server;
 let wholePort = 0;
+/** The same answers written as Next writes a page (flushHeaders, chunks each followed by flush()), through compressWhole. */
+let page: Server;
+let pagePort = 0;
+const HUGE = "x".repeat(2 * 1024 * 1024 + 10_000);
 
 beforeAll(async () => {
   const compress = createCompression();
@@ -71,16 +75,32 @@ beforeAll(async () => {
     res.setHeader("Content-Encoding", encoding);
     res.end(compressAhead(Buffer.from(answer[2]), encoding));
   });
+  page = createServer((req, res) => {
+    compressWhole(req, res);
+    const [type, cacheControl, body] = req.url === "/huge" ? (["text/html", undefined, HUGE] as const) : wholeCase(req.url);
+    setWhole(res, [type, cacheControl, body]);
+    res.flushHeaders();
+    const flushable = res as TFlushable;
+    const write = (at: number) => {
+      if (at >= body.length) return void res.end();
+      res.write(body.slice(at, at + 700));
+      if (typeof flushable.flush === "function") flushable.flush();
+      setImmediate(() => write(at + 700));
+    };
+    write(0);
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   await new Promise<void>((resolve) => whole.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;
   wholePort = (whole.address() as AddressInfo).port;
+  pagePort = (page.address() as AddressInfo).port;
 });
 
 afterAll(async () => {
   releaseStream();
   await Promise.all(
-    [server, whole].map(
+    [server, whole, page].map(
       (s) =>
         new Promise((resolve) => {
           s.close(resolve);
@@ -179,14 +199,28 @@ describe("compression", () => {
     for (const [i, [type, cacheControl]] of WHOLE.entries()) {
       for (const accept of [undefined, "identity", "gzip, deflate, br", "gzip", "deflate", "br;q=0, gzip", "*", "compress"]) {
         for (const method of ["GET", "HEAD"]) {
-          const [byMiddleware, sentWhole] = [await get(`/whole/${i}`, accept, { method }), await get(`/whole/${i}`, accept, { to: wholePort, method })];
+          const byMiddleware = await get(`/whole/${i}`, accept, { method });
           const label = `${type} ${cacheControl ?? ""} ${WHOLE[i]![2].length} bytes, ${method}, Accept-Encoding: ${accept}`;
-          expect(sentWhole.headers["content-encoding"], label).toBe(byMiddleware.headers["content-encoding"]);
-          expect(sentWhole.headers.vary, label).toBe(byMiddleware.headers.vary);
-          expect(decode(sentWhole).toString(), label).toBe(decode(byMiddleware).toString());
+          // Sent whole by an endpoint, and written in chunks as Next writes a page.
+          for (const to of [wholePort, pagePort]) {
+            const sentWhole = await get(`/whole/${i}`, accept, { to, method });
+            expect(sentWhole.headers["content-encoding"], label).toBe(byMiddleware.headers["content-encoding"]);
+            expect(sentWhole.headers.vary, label).toBe(byMiddleware.headers.vary);
+            expect(decode(sentWhole).toString(), label).toBe(decode(byMiddleware).toString());
+          }
+          // A page held whole says its length.
+          const held = await get(`/whole/${i}`, accept, { to: pagePort, method });
+          if (method === "GET") expect(Number(held.headers["content-length"]), label).toBe(held.body.byteLength);
         }
       }
     }
+  });
+
+  it("sends a page too big to hold as it comes, uncompressed and whole", async () => {
+    const { headers, body } = await get("/huge", "br", { to: pagePort });
+    expect(headers["content-encoding"]).toBeUndefined();
+    expect(headers.vary).toBe("Accept-Encoding");
+    expect(body.toString()).toBe(HUGE);
   });
 
   it("is off only with HUB_COMPRESSION=0", () => {

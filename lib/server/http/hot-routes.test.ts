@@ -7,7 +7,7 @@ import { brotliDecompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stampClientAddress, trustedProxies } from "./client-address.mjs";
 import { readRequestBody } from "./read-request-body";
-import { hotRoutes, registerHotRoutes } from "./hot-routes";
+import { hotRoutes, registerHotRoutes, registerKeptPages } from "./hot-routes";
 import { routeHandler, type TPlainEndpoint } from "./plain-endpoint";
 
 /** A plain endpoint that answers what it read: headers, a cookie, its params and the body (limit 16 bytes). */
@@ -234,5 +234,20 @@ describe("hot routes", () => {
     expect(failed).toMatchObject({ status: 500, text: "" });
     expect(failed.headers["cache-control"]).toBe("no-store");
     expect(JSON.parse((await send("POST", "/plain", "ok")).text)).toMatchObject({ body: "ok" });
+  });
+});
+
+describe("kept pages' keys", () => {
+  it("asks the page's key for a GET of its exact path, with the query as sent, and never for Next's router", async () => {
+    const asked: string[] = [];
+    registerKeptPages([{ path: "/login", key: async (request, query) => (asked.push(`${query.get("escola")} ${request.header("cookie")}`), "k") }]);
+    const kept = (globalThis as Record<symbol, { match(req: IncomingMessage): Promise<string | null> | null } | undefined>)[Symbol.for("hub.keptPages")]!;
+    const req = (url: string, method = "GET", headers: Record<string, string> = {}) => ({ url, method, headers, headersDistinct: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])) }) as unknown as IncomingMessage;
+    expect(await kept.match(req("/login?escola=abc", "GET", { cookie: "a=1" }))).toBe("k");
+    expect(asked).toEqual(["abc a=1"]);
+    for (const other of [req("/login", "POST"), req("/login", "HEAD"), req("/login/x"), req("//?escola=x"), req("//login"), req("/login?_rsc=1"), req("/login", "GET", { rsc: "1" }), req("/login", "GET", { "next-router-prefetch": "1" })]) {
+      expect(kept.match(other)).toBeNull();
+    }
+    expect(asked).toHaveLength(1);
   });
 });

@@ -296,7 +296,7 @@ export function registerHotRoutes(routes: readonly THotRoute[]): void {
  */
 export interface TKeptPageRoute {
   path: string;
-  key(request: Pick<TPlainRequest, "header">, url: URL): Promise<string | null>;
+  key(request: Pick<TPlainRequest, "header">, query: URLSearchParams): Promise<string | null>;
 }
 
 export interface TKeptPageRoutes {
@@ -316,10 +316,14 @@ export function registerKeptPages(pages: readonly TKeptPageRoute[]): void {
   (globalThis as TGlobalWithKeptPages)[KEPT_PAGES_KEY] = {
     match(req) {
       if (req.method !== "GET") return null;
-      const url = new URL(req.url ?? "/", "http://kept.invalid");
-      const page = byPath.get(url.pathname);
-      if (!page || url.searchParams.has("_rsc") || ROUTER_HEADERS.some((name) => req.headers[name] !== undefined)) return null;
-      return page.key({ header: headerOf(req) }, url);
+      // The path and query as they came: `new URL` would read "//x" as a host, not a path.
+      const url = req.url ?? "/";
+      const q = url.indexOf("?");
+      const page = byPath.get(q === -1 ? url : url.slice(0, q));
+      if (!page) return null;
+      const query = new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
+      if (query.has("_rsc") || ROUTER_HEADERS.some((name) => req.headers[name] !== undefined)) return null;
+      return page.key({ header: headerOf(req) }, query);
     },
   };
 }
