@@ -3,7 +3,7 @@
 // docs/decisions/021-hot-routes-beside-next.md), starts the webhook worker (docs/webhooks.md),
 // stopped with the server, and gives the metrics their webhook query (docs/operations.md).
 export async function registerNode(): Promise<void> {
-  const [{ registerHotRoutes, registerKeptPages, registerShutdownTask }, { flushAccessLogs }, { launchPage }, { handleTokenRequest }, { handleOneRosterTokenRequest }, userInfo, data, summary, rostering, authorize, { respondCardSignIn }, { signInPageKey }] = await Promise.all([
+  const [{ registerHotRoutes, registerKeptPages, registerShutdownTask }, { flushAccessLogs }, { launchPage }, { handleTokenRequest }, { handleOneRosterTokenRequest }, userInfo, data, summary, rostering, authorize, lti13Authorize, { respondCardSignIn }, { signInPageKey }] = await Promise.all([
     import("@/lib/server/http/hot-routes"),
     import("@/lib/server/audit/log-access"),
     import("@/lib/server/launch/launch-endpoint"),
@@ -14,6 +14,7 @@ export async function registerNode(): Promise<void> {
     import("@/app/manager/v1/summary/[orgId]/route"),
     import("@/app/ims/oneroster/rostering/v1p2/[[...path]]/route"),
     import("@/app/lti/v1/oauth2/authorize/route"),
+    import("@/app/lti13/authorize/route"),
     import("@/lib/server/cards/respond-card-sign-in"),
     import("@/lib/server/auth/sign-in-page-key"),
   ]);
@@ -30,6 +31,9 @@ export async function registerNode(): Promise<void> {
     { method: "POST", path: "/users/v1/users/info", endpoint: userInfo.userInfoPost },
     { method: "OPTIONS", path: "/users/v1/users/info", endpoint: userInfo.userInfoOptions },
     { method: "GET", path: /^\/launch\/(?<placementId>[^/]+)$/, endpoint: launchPage },
+    // An LTI 1.3 tool's authentication request, right after its launch (issue #45).
+    { method: "GET", path: "/lti13/authorize", handler: (request) => lti13Authorize.GET(request) },
+    { method: "POST", path: "/lti13/authorize", handler: (request) => lti13Authorize.POST(request) },
     // A card's QR code, at the bell (issue #45); /cracha/recusado is the refusal's page, Next's.
     { method: "GET", path: /^\/cracha\/(?!recusado$)(?<token>[^/]+)$/, endpoint: respondCardSignIn },
     // A partner's sync: pages, and whole feeds streamed through the bridge (issue #24).

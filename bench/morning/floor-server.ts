@@ -5,13 +5,12 @@
 // what it leaves out, is said at its handler. Every answer has the hub's status and the headers the
 // next step needs (Location, the session cookie, sealed by the hub's own sealSession).
 //
-//   FLOOR_PORT=… FLOOR_LOGIN_PAGE=file FLOOR_LTI13=json <the hub's environment> node --import tsx bench/morning/floor-server.ts
+//   FLOOR_PORT=… FLOOR_LOGIN_PAGE=file <the hub's environment> node --import tsx bench/morning/floor-server.ts
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { JWT } from "next-auth/jwt";
 import { env } from "@/lib/env";
-import { lti13LoginInitiation } from "@/lib/server/lti13/login-initiation";
 import { chooseProfile } from "@/lib/server/auth/choose-profile";
 import { getRequestUser } from "@/lib/server/auth/current-user";
 import { listProfiles } from "@/lib/server/auth/list-profiles";
@@ -23,18 +22,17 @@ import { verifyPassword } from "@/lib/server/crypto/password";
 import { database } from "@/lib/server/db/database";
 import { listHomeGallery } from "@/lib/server/gallery/list-home-gallery";
 import { escapeHtml } from "@/lib/server/launch/html";
+import { launchOf } from "@/lib/server/launch/build-launch";
+import { readLaunch } from "@/lib/server/launch/read-launch";
 import { renderLaunchPage } from "@/lib/server/launch/render-launch-page";
 import { authorizeLti13 } from "@/lib/server/lti13/authorize-lti13";
 import { findApplication } from "@/lib/server/oauth/find-application";
 import { listHomeApps } from "@/lib/server/oauth/list-home-apps";
 import { resolveApplicationAccess } from "@/lib/server/oauth/resolve-application-access";
-import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { listSignInOptions } from "@/lib/server/upstream/list-sign-in-options";
 import { logSignIn } from "@/lib/server/usage/log-sign-in";
-import type { TMorningClass } from "./setup";
 
 const loginPage = readFileSync(process.env.FLOOR_LOGIN_PAGE!, "utf8");
-const lti13 = JSON.parse(process.env.FLOOR_LTI13!) as TMorningClass["lti13"];
 const COOKIE = sessionCookie();
 const NO_STORE = { "Cache-Control": "no-store" };
 
@@ -180,18 +178,18 @@ async function gallery(req: http.IncomingMessage): Promise<TAnswer> {
 }
 
 /**
- * GET /launch/{placementId} of an LTI 1.3 placement, as bench/launch's floor answers an LTI 1.0 one
- * (no database): the session opened for its profile, the login_hint (the hub's pairwise id), the
- * sealed message hint and the page (the hub's lti13LoginInitiation and renderLaunchPage). Left out,
- * as there: whether the profile may use the placement (the hub reads it in one statement).
+ * GET /launch/{placementId}, an LTI 1.0 launch or an LTI 1.3 login initiation: the session's user
+ * and the placement their profile may open (the hub's one statement, readLaunch), the launch (the
+ * hub's launchOf: the sharing rule, the pairwise id, for LTI 1.0 the personal fields, the OAuth 1.0a
+ * signature and the access log; for LTI 1.3 the sealed message hint) and its page
+ * (renderLaunchPage). What the hub's launch endpoint does, without server.mjs's per-request layer.
+ * (Before 2026-11-29 the LTI 1.0 floor was bench/launch/floor.mjs, which reads no session or
+ * database, and the LTI 1.3 one left out the statement.)
  */
-async function lti13Initiation(req: http.IncomingMessage, placementId: string): Promise<TAnswer> {
-  const session = await sessionOf(req);
-  const registration = lti13[placementId];
-  if (!session?.profileId || !registration) return { status: 404 };
-  const ids = await pairwiseIds({ kind: "tool", id: registration.toolId });
-  const launch = lti13LoginInitiation({ placementId, profileId: session.profileId, toolTitle: registration.toolTitle, registration, loginHint: ids.toPartner(session.profileId) });
-  const page = renderLaunchPage(launch);
+async function launch(req: http.IncomingMessage, placementId: string): Promise<TAnswer> {
+  const { user, placement } = await readLaunch({ cookie: (name) => cookieOf(req, name) }, placementId);
+  if (!user?.profile || !placement) return { status: 404 };
+  const page = renderLaunchPage(await launchOf(placement, { profile: { id: user.profile.id, role: user.profile.role, institutionId: user.profile.institution.id } }));
   return { ...html(page.html), headers: { "Content-Type": "text/html; charset=utf-8", ...NO_STORE, "Content-Security-Policy": page.csp } };
 }
 
@@ -247,7 +245,7 @@ async function answer(req: http.IncomingMessage): Promise<TAnswer> {
   if (req.method === "POST" && path === "/perfil/escolher") return chooseProfileStep(req);
   if (req.method === "GET" && path.startsWith("/cracha/")) return cardSignIn(path.slice("/cracha/".length));
   if (req.method === "GET" && path === "/") return gallery(req);
-  if (req.method === "GET" && path.startsWith("/launch/")) return lti13Initiation(req, path.slice("/launch/".length));
+  if (req.method === "GET" && path.startsWith("/launch/")) return launch(req, path.slice("/launch/".length));
   if (req.method === "POST" && path === "/lti13/authorize") return lti13Authorize(req);
   if (req.method === "GET" && path === "/lti/v1/oauth2/authorize") return authorizeCode(url, req);
   return { status: 404 };

@@ -22,10 +22,11 @@
 // Targets, each loaded in turns with the same people, --people at 8 at a time, then --people1 one
 // at a time (when each request's CPU is read, see replay.ts):
 //   - hub: every step at the served hub;
-//   - floors: each step at its floor: the existing ones (bench/launch/floor.mjs for the LTI 1.0
-//     launch; on PostgreSQL bench/hot-routes/token-floor-server.ts and user-info-floor-server.ts,
-//     the latter with the access log), and bench/morning/floor-server.ts for the steps that had
-//     none. On PGlite the token and user-info floors (which speak `pg`) cannot run: there the
+//   - floors: each step at its floor: the existing ones (on PostgreSQL
+//     bench/hot-routes/token-floor-server.ts and user-info-floor-server.ts, the latter with the
+//     access log), and bench/morning/floor-server.ts for the other steps (the launches there read
+//     the session and the placement as the hub must; bench/launch/floor.mjs, which reads neither,
+//     stays bench/launch's floor). On PGlite the token and user-info floors (which speak `pg`) cannot run: there the
 //     partner's two steps go to the peer instead, and the table says so;
 //   - peer: node-oidc-provider with its store in the same kind of database (bench/oauth/peer.mjs),
 //     for the token exchange and user info (its own codes and tokens, minted beforehand).
@@ -38,7 +39,6 @@ import { parseArgs } from "node:util";
 import { childEnv, freshDatabase, prepareDatabase, spawnChild, startHub, stopChild, waitForAnswer } from "../lib/hub";
 import { DEMO_CLIENT, hubAccessToken, hubTokenBody, sessionCookieHeader } from "../lib/hub-session";
 import { loadAverage, machineLine, RssSampler } from "../lib/load";
-import { readToolSecret, writeLaunchFloorPage } from "../launch/floor-page";
 import { mintPeerAccessToken, mintPeerCodes, peerBody, startOidcPeer } from "../oauth/peer-process";
 import { morningPath, partnerSteps, STEPS, type TPathTarget, type TStep, type TTimer } from "./path";
 import { quantiles, replay, type TPass } from "./replay";
@@ -74,25 +74,17 @@ if (engine === "pglite") {
   cpSync(env.HUB_DATA_DIR!, floorEnv.HUB_DATA_DIR, { recursive: true });
 }
 const anyStudent = cls.students[0]!;
-const lti10Placement = cls.placements[anyStudent.schoolId]!.lti10;
-const toolSecret = await readToolSecret(env, engine, lti10Placement);
 
 const hub = await startHub(env);
 const scratch = path.resolve(import.meta.dirname, "..", "..", ".tmp", "bench");
 mkdirSync(scratch, { recursive: true });
-const files = { login: path.join(scratch, "morning-login.html"), launch: path.join(scratch, "morning-launch-page.json") };
+const files = { login: path.join(scratch, "morning-login.html") };
 const studentCookie = await sessionCookieHeader(env, anyStudent);
-
-// The LTI 1.0 launch floor (bench/launch/floor.mjs), on one of the hub's pages for the placement.
-writeLaunchFloorPage(await (await fetch(`${hub.base}/launch/${lti10Placement}`, { headers: { cookie: studentCookie } })).text(), toolSecret, files.launch);
-const launchFloor = spawnChild(process.execPath, [path.join(import.meta.dirname, "..", "launch", "floor.mjs")], {
-  stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, PORT: String(port + 2), LAUNCH_PAGE: files.launch },
-});
 // bench/morning's own floors, with the hub's sign-in page as the hub writes it.
 writeFileSync(files.login, await (await fetch(`${hub.base}/login`)).text());
 const floorServer = spawnChild(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "floor-server.ts")], {
   stdio: ["ignore", "ignore", "inherit"],
-  env: { ...childEnv(floorEnv), FLOOR_PORT: String(port + 1), FLOOR_LOGIN_PAGE: files.login, FLOOR_LTI13: JSON.stringify(cls.lti13) },
+  env: { ...childEnv(floorEnv), FLOOR_PORT: String(port + 1), FLOOR_LOGIN_PAGE: files.login },
 });
 const floorBase = `http://localhost:${port + 1}`;
 // On PostgreSQL, the token exchange's and user info's floors (bench/hot-routes).
@@ -115,7 +107,7 @@ const peerStore: Record<string, string> = engine === "postgres"
   : { PEER_STORE: "pglite", PEER_PGLITE_DIR: freshDatabase("morning-peer", engine) };
 const peer = await startOidcPeer(port + 5, peerStore);
 await Promise.all([
-  waitForAnswer(`${floorBase}/healthz`), waitForAnswer(`http://localhost:${port + 2}/`),
+  waitForAnswer(`${floorBase}/healthz`),
   ...(engine === "postgres" ? [waitForAnswer(`http://localhost:${port + 3}/`), waitForAnswer(`http://localhost:${port + 4}/`)] : []),
 ]);
 
@@ -141,11 +133,11 @@ const hubTarget: TPathTarget = {
 const floorTarget: TPathTarget =
   engine === "postgres"
     ? {
-        name: "floors", pages: floorBase, lti10: `http://localhost:${port + 2}`,
+        name: "floors", pages: floorBase, lti10: floorBase,
         token: (code) => ({ url: `http://localhost:${port + 3}/token`, body: hubTokenBody(hub.base, code) }),
         userInfo: (token) => ({ url: `http://localhost:${port + 4}/`, authorization: `Bearer ${token}` }),
       }
-    : { name: "floors", pages: floorBase, lti10: `http://localhost:${port + 2}`, ...peerSide };
+    : { name: "floors", pages: floorBase, lti10: floorBase, ...peerSide };
 
 /** The floor or peer each step of the floors' path is measured against. */
 const FLOOR_OF: Record<TStep, string> = {
@@ -155,8 +147,8 @@ const FLOOR_OF: Record<TStep, string> = {
   "picker page": "user + profiles + plain form",
   "picker choice": "the hub's chooseProfile + session",
   gallery: "the hub's reads + plain HTML",
-  "LTI 1.0 launch": "bench/launch floor.mjs",
-  "LTI 1.3 login initiation": "session + sealed hint, no database",
+  "LTI 1.0 launch": "the hub's readLaunch + launchOf, no layer",
+  "LTI 1.3 login initiation": "the hub's readLaunch + launchOf, no layer",
   "LTI 1.3 authorize": "the hub's authorizeLti13, no router",
   "OAuth authorize": "user + client + rule + code row",
   "token exchange": engine === "postgres" ? "token-floor-server.ts" : `${PEER_NAME} (no floor on PGlite)`,
@@ -165,7 +157,7 @@ const FLOOR_OF: Record<TStep, string> = {
 
 const pids = {
   hub: [hub.server.pid!],
-  floors: [floorServer.pid!, launchFloor.pid!, ...(hotFloors.token ? [hotFloors.token.pid!, hotFloors.userInfo!.pid!] : []), ...(engine === "pglite" ? [peer.child.pid!] : [])],
+  floors: [floorServer.pid!, ...(hotFloors.token ? [hotFloors.token.pid!, hotFloors.userInfo!.pid!] : []), ...(engine === "pglite" ? [peer.child.pid!] : [])],
   peer: [peer.child.pid!],
 };
 
@@ -348,5 +340,5 @@ try {
 } finally {
   const memory = rss.stop();
   console.log(`\n${new Date().toISOString()}: mix (password : card : teacher) ${values.mix}; hub RSS ${memory.first} → ${memory.max} MB at most; load average at the start ${loadAtStart}, at the end ${loadAverage()}`);
-  await Promise.all([hub.stop(), stopChild(floorServer), stopChild(launchFloor), stopChild(peer.child), ...Object.values(hotFloors).map((c) => stopChild(c))]);
+  await Promise.all([hub.stop(), stopChild(floorServer), stopChild(peer.child), ...Object.values(hotFloors).map((c) => stopChild(c))]);
 }
