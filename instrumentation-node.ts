@@ -13,7 +13,7 @@ export async function registerNode(): Promise<void> {
     import("@/app/manager/v1/data/[orgId]/route"),
     import("@/app/manager/v1/summary/[orgId]/route"),
     import("@/app/ims/oneroster/rostering/v1p2/[[...path]]/route"),
-    import("@/app/lti/v1/oauth2/authorize/route"),
+    import("@/lib/server/oauth/authorization-http"),
     import("@/app/lti13/authorize/route"),
     import("@/lib/server/cards/respond-card-sign-in"),
     import("@/lib/server/auth/sign-in-page-key"),
@@ -25,7 +25,8 @@ export async function registerNode(): Promise<void> {
     // Plain endpoints: the same functions the route files adapt to Next (docs/decisions/033).
     { method: "POST", path: "/lti/v1/oauth2/authorize", endpoint: handleTokenRequest },
     // A partner application's sign-in, once per student every morning (issue #45).
-    { method: "GET", path: "/lti/v1/oauth2/authorize", handler: (request) => authorize.GET(request) },
+    { method: "GET", path: "/lti/v1/oauth2/authorize", endpoint: authorize.authorizationGetEndpoint("authorize") },
+    { method: "GET", path: "/oauth/continuar", endpoint: authorize.authorizationGetEndpoint("continue") },
     { method: "POST", path: "/ims/oneroster/token", endpoint: handleOneRosterTokenRequest },
     { method: "GET", path: "/users/v1/users/info", endpoint: userInfo.userInfoGet },
     { method: "POST", path: "/users/v1/users/info", endpoint: userInfo.userInfoPost },

@@ -188,7 +188,9 @@ const compressing = () => (compresses ??= compressionEnabled());
 async function servePlain(endpoint: TPlainEndpoint, params: Record<string, string>, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let answer;
   try {
-    const request = plainRequest(headerOf(req), (maxBytes) => readBody(req, maxBytes));
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const request = plainRequest(headerOf(req), (maxBytes) => readBody(req, maxBytes), q === -1 ? "" : url.slice(q + 1));
     answer = await endpoint(request, params);
   } catch (error) {
     answerFailure(error, res);

@@ -13,6 +13,8 @@ export interface TPlainRequest {
   cookie(name: string): string | undefined;
   /** The body as text, or null when it is over `maxBytes` (never buffered past the limit). */
   text(maxBytes: number): Promise<string | null>;
+  /** The URL's query, as sent (read when first asked for). */
+  readonly query: URLSearchParams;
 }
 
 export interface TPlainResponse {
@@ -27,18 +29,22 @@ export interface TPlainResponse {
 /** An endpoint; `params` are the named groups of its route's path pattern. */
 export type TPlainEndpoint = (request: TPlainRequest, params: Readonly<Record<string, string>>) => Promise<TPlainResponse> | TPlainResponse;
 
-/** A request for an endpoint from its headers' reader and its body's. */
-export function plainRequest(header: (name: string) => string | null, text: (maxBytes: number) => Promise<string | null>): TPlainRequest {
+/** A request for an endpoint from its headers' reader, its body's, and its URL's query string (without "?"). */
+export function plainRequest(header: (name: string) => string | null, text: (maxBytes: number) => Promise<string | null>, search = ""): TPlainRequest {
   let cookies: Map<string, string> | undefined;
+  let query: URLSearchParams | undefined;
   return {
     header,
     cookie: (name) => (cookies ??= parseCookie(header("cookie") ?? "")).get(name),
     text,
+    get query() {
+      return (query ??= new URLSearchParams(search));
+    },
   };
 }
 
 export function fromWebRequest(request: Request): TPlainRequest {
-  return plainRequest((name) => request.headers.get(name), (maxBytes) => readRequestBody(request, maxBytes));
+  return plainRequest((name) => request.headers.get(name), (maxBytes) => readRequestBody(request, maxBytes), new URL(request.url).search.slice(1));
 }
 
 export function toWebResponse(answer: TPlainResponse): Response {

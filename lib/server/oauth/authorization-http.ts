@@ -1,7 +1,9 @@
-// HTTP for the authorization screen's route handlers (/lti/v1/oauth2/authorize, /oauth/continuar).
+// HTTP for the authorization screen (/lti/v1/oauth2/authorize, /oauth/continuar): a plain endpoint
+// (docs/decisions/033), which the route files adapt to Next and server.mjs serves on node:http.
 import { getRequestUser } from "@/lib/server/auth/current-user";
+import type { TPlainEndpoint, TPlainRequest, TPlainResponse } from "@/lib/server/http/plain-endpoint";
 import { NO_STORE } from "./no-store";
-import { serverErrorResponse } from "./server-error";
+import { serverErrorResult } from "./server-error";
 import { decideAuthorization, type TAuthorizationOutcome, type TAuthorizationStep } from "./decide-authorization";
 import { renderErrorPage } from "./render-error-page";
 
@@ -15,49 +17,44 @@ import { renderErrorPage } from "./render-error-page";
  * 200 instead makes the router fall back to a full page load of the same URL, which does the work
  * exactly once.
  */
-export function isRouterFetch(request: Request): boolean {
-  return request.headers.get("rsc") === "1" || request.headers.has("next-router-prefetch");
+export function isRouterFetch(request: Pick<TPlainRequest, "header">): boolean {
+  return request.header("rsc") === "1" || request.header("next-router-prefetch") !== null;
 }
 
-export function routerFetchResponse(): Response {
-  return new Response("<!doctype html><title>Hub Educacional</title>", {
-    status: 200,
-    headers: { ...NO_STORE, "Content-Type": "text/html; charset=utf-8" },
-  });
-}
+const ROUTER_FETCH_ANSWER: TPlainResponse = Object.freeze({
+  status: 200,
+  headers: { ...NO_STORE, "Content-Type": "text/html; charset=utf-8" },
+  text: "<!doctype html><title>Hub Educacional</title>",
+});
 
-export function toAuthorizationResponse(outcome: TAuthorizationOutcome): Response {
+export function toAuthorizationResult(outcome: TAuthorizationOutcome): TPlainResponse {
   switch (outcome.kind) {
     case "error_page":
-      return new Response(renderErrorPage(outcome.error), {
-        status: 400,
-        headers: { ...NO_STORE, "Content-Type": "text/html; charset=utf-8" },
-      });
+      return { status: 400, headers: { ...NO_STORE, "Content-Type": "text/html; charset=utf-8" }, text: renderErrorPage(outcome.error) };
     case "redirect":
-      return new Response(null, { status: 302, headers: { ...NO_STORE, Location: outcome.location } });
+      return { status: 302, headers: { ...NO_STORE, Location: outcome.location } };
     case "sign_in":
-      return new Response(null, { status: 302, headers: { ...NO_STORE, Location: outcome.loginUrl } });
+      return { status: 302, headers: { ...NO_STORE, Location: outcome.loginUrl } };
     case "choose_profile":
-      return new Response(null, { status: 302, headers: { ...NO_STORE, Location: outcome.pickerUrl } });
+      return { status: 302, headers: { ...NO_STORE, Location: outcome.pickerUrl } };
   }
 }
 
 /**
- * The GET handler of the authorization screen and of its resume step after sign-in: the same
- * request, decided for the signed-in session (decide-authorization.ts).
+ * The GET of the authorization screen and of its resume step after sign-in: the same request,
+ * decided for the signed-in session (decide-authorization.ts).
  */
-export function authorizationGetHandler(step: TAuthorizationStep): (request: Request) => Promise<Response> {
+export function authorizationGetEndpoint(step: TAuthorizationStep): TPlainEndpoint {
   return async (request) => {
-    if (isRouterFetch(request)) return routerFetchResponse();
+    if (isRouterFetch(request)) return ROUTER_FETCH_ANSWER;
     try {
       // The session from the request's own cookie (no Next request context): the screen is also
       // served by server.mjs beside Next's router (instrumentation-node.ts).
       const user = await getRequestUser(request);
       const session = user && { personId: user.personId, profileId: user.profile?.id ?? null };
-      const query = new URL(request.url).searchParams;
-      return toAuthorizationResponse(await decideAuthorization({ query, session, step }));
+      return toAuthorizationResult(await decideAuthorization({ query: request.query, session, step }));
     } catch (error) {
-      return serverErrorResponse(error);
+      return serverErrorResult(error);
     }
   };
 }

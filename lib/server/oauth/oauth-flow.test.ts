@@ -13,7 +13,8 @@ import { hashSecret } from "@/lib/oauth/secret";
 import { pseudonymize } from "@/lib/server/data-api/pseudonym";
 import { applicationPartner, partnerIdOf } from "@/test/fixtures/pairwise";
 import { setupTestDatabase } from "@/test/database";
-import { toAuthorizationResponse } from "./authorization-http";
+import { toWebResponse } from "@/lib/server/http/plain-endpoint";
+import { toAuthorizationResult } from "./authorization-http";
 import { decideAuthorization, type TSessionRef } from "./decide-authorization";
 import { issueCode } from "./issue-code";
 import { issueTokens } from "./issue-tokens";
@@ -96,7 +97,7 @@ describe("GET /lti/v1/oauth2/authorize: validation", () => {
   it("clientKnown: an unknown client gets an error page, never a redirect", async () => {
     const outcome = await decideAuthorization({ query: new URLSearchParams(baseParams(w.app, { client_id: "nobody" })), session: session(w.teacherA), step: "authorize" });
     expect(outcome).toMatchObject({ kind: "error_page", error: { code: "invalid_client" } });
-    const response = toAuthorizationResponse(outcome);
+    const response = toWebResponse(toAuthorizationResult(outcome));
     expect(response.status).toBe(400);
     expect(response.headers.get("location")).toBeNull();
     expect(response.headers.get("content-type")).toContain("text/html");
@@ -107,7 +108,7 @@ describe("GET /lti/v1/oauth2/authorize: validation", () => {
     for (const redirect_uri of ["https://evil.example/callback", `${w.app.redirectUri}/extra`, `${w.app.redirectUri}?x=1`]) {
       const outcome = await decideAuthorization({ query: new URLSearchParams(baseParams(w.app, { redirect_uri })), session: null, step: "authorize" });
       expect(outcome).toMatchObject({ kind: "error_page", error: { code: "invalid_request" } });
-      const response = toAuthorizationResponse(outcome);
+      const response = toWebResponse(toAuthorizationResult(outcome));
       expect(response.status).toBe(400);
       expect(response.headers.get("location")).toBeNull();
       expect(await response.text()).toContain("Endereço de retorno não autorizado");

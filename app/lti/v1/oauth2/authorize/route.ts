@@ -1,4 +1,4 @@
-import { authorizationGetHandler } from "@/lib/server/oauth/authorization-http";
+import { authorizationGetEndpoint } from "@/lib/server/oauth/authorization-http";
 import { handleTokenRequest } from "@/lib/server/oauth/handle-token-request";
 import { routeHandler } from "@/lib/server/http/plain-endpoint";
 import { otherMethods } from "@/lib/server/http/other-methods";
@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** The authorization screen (docs/oauth.md): validate, sign in, pick a profile, redirect. */
-export const GET = authorizationGetHandler("authorize");
+export const GET = routeHandler(authorizationGetEndpoint("authorize"));
 
 /** The token exchange: the spec's JSON body, form bodies and HTTP Basic (RFC 6749 §2.3.1, §4.1.3). */
 export const POST = routeHandler(handleTokenRequest);
