@@ -1,7 +1,8 @@
 // bench/hot-routes/layer.ts: what the served hub's per-request layer costs (server.mjs: the request
 // id and its AsyncLocalStorage, the guard, the base-URL check, compression, the hot route's match,
 // the plain endpoint's request and headers, the security headers, the request's log line), on the
-// cheapest answer a hot route gives: user info without a token, a 401 that reads no database.
+// cheapest answer a hot route gives: user info's CORS preflight (OPTIONS, a 204 that reads no
+// database and builds no error).
 // Beside it, a bare node:http server answering the same status, headers and body. Hubs with the
 // request line off (LOG_LEVEL=warn) and compression off (HUB_COMPRESSION=0) show those two parts.
 // CPU per answer of each server's process, in turns, at 8 connections. One command:
@@ -30,21 +31,21 @@ for (const [i, v] of variants.entries()) {
   hubs.push({ name: v.name, hub: await startHub({ ...env, ...v.env, PORT: String(p), HUB_BASE_URL: `http://localhost:${p}` }) });
 }
 // The hub's own answer, sent as it is by the bare server.
-const sample = await fetch(`${hubs[0]!.hub.base}${PATH}`);
+const sample = await fetch(`${hubs[0]!.hub.base}${PATH}`, { method: "OPTIONS" });
 const body = await sample.text();
 const headers = Object.fromEntries([...sample.headers].filter(([name]) => !["date", "connection", "keep-alive", "content-length", "x-request-id", "transfer-encoding"].includes(name)));
-const BARE = `require("node:http").createServer((q, s) => s.writeHead(${sample.status}, ${JSON.stringify(headers)}).end(${JSON.stringify(body)})).listen(${port + 9})`;
+const BARE = `require("node:http").createServer((q, s) => s.writeHead(${sample.status}, ${JSON.stringify(headers)}).end(${JSON.stringify(body)} || undefined)).listen(${port + 9})`;
 const bare = spawnChild(process.execPath, ["-e", BARE], { stdio: ["ignore", "ignore", "inherit"] });
 await waitForAnswer(`http://localhost:${port + 9}/`);
 console.log(`answer: ${sample.status}, ${Object.keys(headers).length} headers, ${body.length} bytes`);
 
 const targets = [...hubs.map(({ name, hub }) => ({ name, url: `${hub.base}${PATH}`, pid: hub.server.pid! })), { name: "bare node:http", url: `http://localhost:${port + 9}${PATH}`, pid: bare.pid! }];
 try {
-  for (const t of targets) await runLoad({ label: t.name, url: t.url, connections: 8, durationSeconds: 3, expectStatus: sample.status });
+  for (const t of targets) await runLoad({ label: t.name, url: t.url, method: "OPTIONS", connections: 8, durationSeconds: 3, expectStatus: sample.status });
   for (let rep = 1; rep <= Number(values.reps); rep++) {
     console.log(`\nrepetition ${rep} (load ${loadAverage()})\n| server | answers/s | CPU µs per answer |\n|---|---:|---:|`);
     for (const t of targets) {
-      const r = await runLoad({ label: t.name, url: t.url, connections: 8, durationSeconds: Number(values.seconds), expectStatus: sample.status, cpuOf: { pid: t.pid } });
+      const r = await runLoad({ label: t.name, url: t.url, method: "OPTIONS", connections: 8, durationSeconds: Number(values.seconds), expectStatus: sample.status, cpuOf: { pid: t.pid } });
       console.log(`| ${t.name} | ${Math.round(r.rps)} | ${Math.round(r.cpuMs!.server * 1000)} |`);
     }
   }

@@ -23,7 +23,7 @@ export interface TLoadSpec {
   label: string;
   url: string;
   connections: number;
-  method?: "GET" | "POST";
+  method?: "GET" | "POST" | "OPTIONS";
   headers?: Record<string, string>;
   /** A fixed body, or one per request (each credential used once); with `bodies`, amount = bodies.length. */
   body?: string;
