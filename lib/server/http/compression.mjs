@@ -8,6 +8,7 @@ import compression from "compression";
 import Negotiator from "negotiator";
 import vary from "vary";
 import { brotliCompressSync, constants, deflateSync, gzipSync } from "node:zlib";
+import { bodyChunk } from "./body-chunk.mjs";
 
 /**
  * Measured on a 360 KB Data API page: gzip level 6 (Next's) costs 4–5.5 ms of stream
@@ -126,8 +127,8 @@ export function compressWhole(req, res) {
   const restore = () => Object.assign(res, { write, end, flushHeaders });
   /** @param {unknown} chunk @param {unknown} encoding */
   const hold = (chunk, encoding) => {
-    if (chunk == null || typeof chunk === "function") return;
-    const buffer = typeof chunk === "string" ? Buffer.from(chunk, /** @type {BufferEncoding} */ (typeof encoding === "string" ? encoding : "utf8")) : Buffer.from(/** @type {Uint8Array} */ (chunk));
+    const buffer = bodyChunk(chunk, encoding);
+    if (!buffer) return;
     chunks.push(buffer);
     size += buffer.byteLength;
   };

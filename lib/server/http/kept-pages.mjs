@@ -7,6 +7,7 @@
 // not kept); a key reads the page's inputs in the same request (the sign-in page's providers), so a
 // changed input is a new key and a fresh render, never an old page.
 
+import { bodyChunk } from "./body-chunk.mjs";
 import { compressAhead, encodingFor } from "./compression.mjs";
 
 /** Headers of a render that belong to one answer, not to the page: never kept. */
@@ -58,8 +59,8 @@ export function createKeptPages({ maxPages = 256, maxBytes = 256 * 1024, compres
       let keepable = true;
       /** @param {unknown} chunk @param {unknown} encoding */
       const collect = (chunk, encoding) => {
-        if (!keepable || chunk == null || typeof chunk === "function") return;
-        const buffer = typeof chunk === "string" ? Buffer.from(chunk, /** @type {BufferEncoding} */ (typeof encoding === "string" ? encoding : "utf8")) : Buffer.from(/** @type {Uint8Array} */ (chunk));
+        const buffer = keepable ? bodyChunk(chunk, encoding) : null;
+        if (!buffer) return;
         size += buffer.byteLength;
         if (size > maxBytes) keepable = false;
         else chunks.push(buffer);
