@@ -21,6 +21,7 @@ import { drainServer, trackResponses } from "./lib/server/http/graceful-shutdown
 import { createKeptPages } from "./lib/server/http/kept-pages.mjs";
 import { mayReplaceErrorDocument, NOT_FOUND_ROUTE, replaceErrorDocument } from "./lib/server/http/not-found-document.mjs";
 import { answerClientError, checkMultipartBody, checkRequest, isPageMultipartPost, routeHandlerMatcher, sendRejection } from "./lib/server/http/request-guard.mjs";
+import { pathOf } from "./lib/server/http/request-url.mjs";
 import { routeFamily, statusClass } from "./lib/server/http/route-family.mjs";
 import { consoleArgsToLine, log, pathForLog, requestIdFrom, requestLineLog, runWithRequestId, staticSegments } from "./lib/server/log.mjs";
 import { metricsListenSettings, startMetricsServer } from "./lib/server/metrics/metrics-server.mjs";
@@ -193,7 +194,7 @@ function route(req, res) {
  * @param {string} url
  */
 function isPage(url) {
-  const path = url.split("?")[0] ?? "/";
+  const path = pathOf(url);
   return !path.startsWith("/_next/") && !isRouteHandler(path);
 }
 
@@ -218,7 +219,7 @@ function serveKept(req, res, key) {
 function toNext(req, res) {
   // A page's notFound() answered with the not-found page rendered here, not Next's empty error
   // document (lib/server/http/not-found-document.mjs, docs/decisions/036-server-rendered-not-found.md).
-  if (mayReplaceErrorDocument(req) && !isRouteHandler((req.url ?? "/").split("?")[0] ?? "/")) replaceErrorDocument(res, () => renderNotFound(req, res));
+  if (mayReplaceErrorDocument(req) && !isRouteHandler(pathOf(req.url ?? "/"))) replaceErrorDocument(res, () => renderNotFound(req, res));
   run(handle(req, res), res);
 }
 

@@ -8,6 +8,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { inspect } from "node:util";
 import pino from "pino";
+import { pathOf } from "./http/request-url.mjs";
 
 /** @typedef {{ requestId: string }} RequestContext */
 /** @typedef {{ logger: import("pino").Logger, context: AsyncLocalStorage<RequestContext>, requestLine?: import("pino").Logger }} LogState */
@@ -159,9 +160,7 @@ export function staticSegments(manifest) {
  * @param {Set<string>} known
  */
 export function pathForLog(url, known) {
-  const query = url.indexOf("?");
-  const path = query === -1 ? url : url.slice(0, query);
-  return path
+  return pathOf(url)
     .split("/")
     .map((segment) => (segment === "" || known.has(segment) ? segment : ":"))
     .join("/")

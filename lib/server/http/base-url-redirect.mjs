@@ -13,6 +13,7 @@
 // 307, not 308: the base URL is configuration. A permanent redirect is cached by browsers with no
 // expiry, so a wrong HUB_BASE_URL, once corrected, would keep sending every browser that saw it to
 // the wrong host; a temporary one (with no-store) is asked again each time. GET and HEAD only.
+import { pathOf } from "./request-url.mjs";
 
 /** @typedef {Pick<import("node:http").IncomingMessage, "method" | "url" | "headers"> & { socket?: { remoteAddress?: string } }} TRedirectRequest */
 
@@ -60,8 +61,7 @@ export function baseUrlRedirect({ baseUrl, isRouteHandler, trust }) {
     if (req.headers["x-forwarded-host"] !== undefined) return null;
     const peer = req.socket?.remoteAddress;
     if (peer && trust(peer, 0)) return null;
-    const query = url.indexOf("?");
-    const path = query === -1 ? url : url.slice(0, query);
+    const path = pathOf(url);
     if (path.startsWith("/_next/")) return null;
     if (isRouteHandler(path) && !PAGE_ROUTE_HANDLERS.some((pattern) => pattern.test(path))) return null;
     return origin + url;

@@ -14,6 +14,7 @@ import { log } from "@/lib/server/log.mjs";
 import { plainRequest, type TPlainEndpoint, type TPlainRequest } from "./plain-endpoint";
 import { CLIENT_ADDRESS_HEADER } from "./client-address.mjs";
 import { compressAhead, compressionEnabled, encodingFor } from "./compression.mjs";
+import { pathOf, searchOf } from "./request-url.mjs";
 import { applySecurityHeaders } from "./security-headers.mjs";
 
 type TWebHandler = (request: NextRequest, params: Record<string, string>) => Promise<Response> | Response;
@@ -188,9 +189,7 @@ const compressing = () => (compresses ??= compressionEnabled());
 async function servePlain(endpoint: TPlainEndpoint, params: Record<string, string>, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let answer;
   try {
-    const url = req.url ?? "/";
-    const q = url.indexOf("?");
-    const request = plainRequest(headerOf(req), (maxBytes) => readBody(req, maxBytes), q === -1 ? "" : url.slice(q + 1));
+    const request = plainRequest(headerOf(req), (maxBytes) => readBody(req, maxBytes), searchOf(req.url ?? "/"));
     answer = await endpoint(request, params);
   } catch (error) {
     answerFailure(error, res);
@@ -272,9 +271,7 @@ export function registerHotRoutes(routes: readonly THotRoute[]): void {
   }
   (globalThis as TGlobalWithRoutes)[REGISTRY_KEY] = {
     match(req) {
-      const url = req.url ?? "/";
-      const q = url.indexOf("?");
-      const path = q === -1 ? url : url.slice(0, q);
+      const path = pathOf(req.url ?? "/");
       const method = req.method ?? "GET";
       const serve = exact.get(`${method} ${path}`);
       if (serve) return serve;
@@ -318,12 +315,10 @@ export function registerKeptPages(pages: readonly TKeptPageRoute[]): void {
   (globalThis as TGlobalWithKeptPages)[KEPT_PAGES_KEY] = {
     match(req) {
       if (req.method !== "GET") return null;
-      // The path and query as they came: `new URL` would read "//x" as a host, not a path.
       const url = req.url ?? "/";
-      const q = url.indexOf("?");
-      const page = byPath.get(q === -1 ? url : url.slice(0, q));
+      const page = byPath.get(pathOf(url));
       if (!page) return null;
-      const query = new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
+      const query = new URLSearchParams(searchOf(url));
       if (query.has("_rsc") || ROUTER_HEADERS.some((name) => req.headers[name] !== undefined)) return null;
       return page.key({ header: headerOf(req) }, query);
     },

@@ -10,6 +10,7 @@ import { IncomingMessage, STATUS_CODES } from "node:http";
 import nextRouterState from "next/dist/server/app-render/parse-and-validate-flight-router-state.js";
 import { baseUrlFrom } from "../../base-url.mjs";
 import { stampClientAddress } from "./client-address.mjs";
+import { pathOf } from "./request-url.mjs";
 import { errorPage, homeLink, otherAddressPage } from "./html-page.mjs";
 
 const { parseAndValidateFlightRouterState } = nextRouterState;
@@ -38,8 +39,7 @@ export function checkRequest(req, isRouteHandler = () => false) {
   // A NUL byte is never valid in a path, a query or a form value the hub accepts; PostgreSQL
   // refuses it in text ("invalid byte sequence"), which surfaced as 500s further in.
   if (url.includes("\0") || /%00/.test(url)) return { status: 400, message: "A URL contém um byte nulo (%00)." };
-  const query = url.indexOf("?");
-  const path = query === -1 ? url : url.slice(0, query);
+  const path = pathOf(url);
   // Next decodes each dynamic segment with decodeURIComponent and answers a URIError with 500;
   // a malformed escape (%ZZ, a lone %) or bytes that are not UTF-8 (%FF%FE) fail the same here.
   try {
@@ -253,9 +253,7 @@ export async function checkMultipartBody(req, limit = ACTION_BODY_LIMIT) {
  */
 export function isPageMultipartPost(req, isRouteHandler) {
   if (req.method !== "POST" || !/^\s*multipart\/form-data\b/i.test(headerValue(req.headers["content-type"]) ?? "")) return false;
-  const url = req.url ?? "/";
-  const query = url.indexOf("?");
-  return !isRouteHandler(query === -1 ? url : url.slice(0, query));
+  return !isRouteHandler(pathOf(req.url ?? "/"));
 }
 
 /** Sockets answerClientError has answered. */

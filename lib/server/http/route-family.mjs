@@ -5,6 +5,7 @@
 // whatever someone typed into a URL: the set below is all a label can be. Where a family is a
 // partner channel it has the access log's channel name (AccessChannel: data_api, summary,
 // user_info, lti_launch, oneroster). Plain JavaScript because server.mjs loads it with no build.
+import { pathOf } from "./request-url.mjs";
 
 export const ROUTE_FAMILIES = Object.freeze([
   "oauth_token",
@@ -63,9 +64,7 @@ const MANAGER_API = { data: "data_api", summary: "summary", usage: "usage_api" }
  * @returns {TRouteFamily}
  */
 export function routeFamily(method, url, knownSegments) {
-  const query = url.indexOf("?");
-  const path = query === -1 ? url : url.slice(0, query);
-  const segments = path.split("/");
+  const segments = pathOf(url).split("/");
   const first = segments[1] ?? "";
   if (first === "") return "pages";
   const direct = BY_FIRST_SEGMENT[first];
