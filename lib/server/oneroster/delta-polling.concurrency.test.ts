@@ -11,7 +11,7 @@ import { createPerson } from "@/lib/server/school-data/create-person";
 import { createProfile } from "@/lib/server/school-data/create-profile";
 import { importProfiles } from "@/lib/server/school-data/import-profiles";
 import { setupTestDatabase } from "@/test/database";
-import { lateImport } from "@/test/fixtures/min-date-polling";
+import { lateImport, pollUntilQuiet } from "@/test/fixtures/min-date-polling";
 import { createTestApp, TEST_ISSUER, type TTestApp } from "@/test/fixtures/oauth";
 import { oneRosterToken } from "@/test/fixtures/oneroster";
 import { readRostering } from "./read-rostering";
@@ -113,17 +113,12 @@ describe.runIf(!!process.env.DATABASE_URL)("OneRoster delta reads while writers 
 
   it("a 3,000-row import beside short writers: every new user reaches a client polling dateLastModified>", async () => {
     const received = new Set<string>();
-    let done = false;
     let since: string | null = null;
-    const poller = (async () => {
-      let quiet = 0;
-      while (!done || quiet < 3) {
-        const before = received.size;
-        since = await poll(since, received);
-        quiet = done && received.size === before ? quiet + 1 : 0;
-        await sleep(done ? 400 : 150);
-      }
-    })();
+    const poller = pollUntilQuiet(async () => {
+      const before = received.size;
+      since = await poll(since, received);
+      return received.size - before;
+    });
     // The import's transaction starts now and writes (taking its id) 1.5 s later, in 3 batches.
     const importing = lateImport(t.db.prisma, schoolId, { delayMs: 1_500, batches: 3, size: 1_000, pauseMs: 500 });
     const short = (async () => {
@@ -133,8 +128,7 @@ describe.runIf(!!process.env.DATABASE_URL)("OneRoster delta reads while writers 
       }
     })();
     await Promise.all([importing, short]);
-    done = true;
-    await poller;
+    await poller.finish();
     const all = await t.db.prisma.profile.findMany({ where: { institutionId: schoolId }, select: { id: true } });
     expect(all.length).toBeGreaterThanOrEqual(3_000 + 12);
     expect(all.filter((p) => !received.has(p.id))).toEqual([]);
