@@ -185,4 +185,49 @@ describe("OneRoster CSV import", () => {
     expect(byFile["academicSessions.csv"]).toMatch(/coluna type: .*anos letivos/);
     expect(byFile["roles.csv"]).toMatch(/coluna role: o papel "aide" não existe no Hub/);
   });
+
+  it("enabledUser=false removes the user like tobedeleted: an existing student's profile goes, their enrollment row is skipped, an unknown user is not created", async () => {
+    const beatriz = await db().person.findUniqueOrThrow({ where: { email: "beatriz.sis@escola.test" }, include: { profiles: true } });
+    expect(beatriz.profiles.map((p) => p.role)).toEqual(["aluno"]);
+    const deletes = await db().changeEvent.count({ where: { kind: "delete" } });
+    const result = await importZip(
+      oneRosterZip({
+        users: {
+          mode: "delta",
+          rows: [
+            { sourcedId: "STU-1", enabledUser: "FALSE", givenName: "Beatriz", familyName: "Lopes Dias", email: "beatriz.sis@escola.test" },
+            { sourcedId: "GHOST", enabledUser: "false", givenName: "Ana", familyName: "Fantasma", email: "ghost.sis@escola.test" },
+          ],
+        },
+        roles: {
+          mode: "delta",
+          rows: [
+            { sourcedId: "R-1", userSourcedId: "STU-1", roleType: "primary", role: "student", orgSourcedId: "SCH-1" },
+            { sourcedId: "R-7", userSourcedId: "GHOST", roleType: "primary", role: "student", orgSourcedId: s.schoolId },
+          ],
+        },
+        enrollments: { mode: "delta", rows: [{ sourcedId: "E-1", classSourcedId: "CLS-8A", schoolSourcedId: "SCH-1", userSourcedId: "STU-1", role: "student" }] },
+        demographics: { mode: "delta", rows: [{ sourcedId: "GHOST", birthDate: "2012-05-04" }] },
+      }),
+    );
+    expect(result).toMatchObject({ ok: true });
+    expect(await db().profile.count({ where: { personId: beatriz.id } })).toBe(0);
+    expect(await db().classStudent.count({ where: { student: { personId: beatriz.id } } })).toBe(0);
+    expect(await db().person.count({ where: { email: "ghost.sis@escola.test" } })).toBe(0);
+    expect((await db().changeEvent.count({ where: { kind: "delete" } })) - deletes).toBe(1);
+  });
+
+  it("enabledUser other than true, false or blank is a row error on that column", async () => {
+    const before = await events();
+    const result = await importZip(
+      oneRosterZip({
+        users: { mode: "delta", rows: [{ sourcedId: "STU-4", enabledUser: "maybe", givenName: "Rosa", familyName: "Lima", email: "rosa.sis@escola.test" }] },
+        roles: { mode: "delta", rows: [{ sourcedId: "R-8", userSourcedId: "STU-4", roleType: "primary", role: "student", orgSourcedId: s.schoolId }] },
+      }),
+    );
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.rowErrors).toEqual([{ file: "users.csv", line: 2, messages: [expect.stringMatching(/^coluna enabledUser: "maybe" não é aceito: use true, ou false/)] }]);
+    expect(await events()).toBe(before);
+  });
 });

@@ -462,7 +462,14 @@ class ImportRun {
       this.tick();
       const own = this.hubProfiles.get(user.sourcedId);
       const mappedPerson = this.lookup("user", user.sourcedId);
-      if (user.status === "tobedeleted") {
+      const enabled = fold(user.enabledUser);
+      if (enabled !== "" && enabled !== "true" && enabled !== "false") {
+        this.fail("users", line, "enabledUser", `"${user.enabledUser}" não é aceito: use true, ou false para um usuário que sai do Hub (o Hub não tem contas desativadas)`);
+        continue;
+      }
+      // The Hub has no disabled accounts: enabledUser false removes the user, as tobedeleted does.
+      if (user.status === "tobedeleted" || enabled === "false") {
+        this.removedUsers.add(user.sourcedId);
         const personId = own?.personId ?? mappedPerson;
         for (const p of own ? [own] : (personId ? this.profilesOfPerson.get(personId) ?? [] : [])) if (p.role !== "gestor" || own) this.profileDeletes.add(p.id);
         continue;
@@ -549,6 +556,7 @@ class ImportRun {
     for (const { line, cells } of this.rows("roles")) {
       this.tick();
       const r = parseRole(cells);
+      if (this.removedUsers.has(r.userSourcedId)) continue;
       const user = this.userOf(r.userSourcedId);
       if (!user) {
         if (!this.errorsFor("users", r.userSourcedId)) this.fail("roles", line, "userSourcedId", `usuário ${r.userSourcedId} não está em users.csv nem nesta rede`);
@@ -578,6 +586,8 @@ class ImportRun {
   private readonly people = new Map<string, { id: string; name: string; email: string | null; cpf: string | null; phone: string | null; birthDate: Date | null }>();
   private readonly profileDeletes = new Set<string>();
   private readonly coveredProfiles = new Set<string>();
+  /** Users rows that remove their user (tobedeleted, or enabledUser false): the other files' rows naming them are skipped. */
+  private readonly removedUsers = new Set<string>();
 
   private readonly lineOf = new Map<TCsvFile, Map<string, number>>();
 
@@ -622,7 +632,7 @@ class ImportRun {
     for (const { line, cells } of this.rows("demographics")) {
       this.tick();
       const d = parseDemographics(cells);
-      if (d.status === "tobedeleted" || !d.birthDate) continue;
+      if (d.status === "tobedeleted" || !d.birthDate || this.removedUsers.has(d.sourcedId)) continue;
       const user = this.userOf(d.sourcedId);
       if (!user) {
         this.fail("demographics", line, "sourcedId", `usuário ${d.sourcedId} não está em users.csv nem nesta rede`);
@@ -659,6 +669,7 @@ class ImportRun {
     for (const { line, cells } of this.rows("enrollments")) {
       this.tick();
       const e = parseEnrollment(cells);
+      if (this.removedUsers.has(e.userSourcedId)) continue;
       const cls = this.classOf(e.classSourcedId);
       const user = this.userOf(e.userSourcedId);
       let ok = true;
