@@ -1,7 +1,7 @@
 // The OneRoster 1.2 CSV import against the embedded database: the manager's own export imported
 // back changes nothing, a student information system's file imported twice makes no duplicates,
 // bulk and delta deletes go through the services (events), and one bad row keeps everything out.
-import { strToU8, zipSync } from "fflate";
+import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
 import { csvLine, CSV_HEADERS, manifestRows, type TCsvFile, type TFileMode } from "@/lib/oneroster/csv-binding";
@@ -10,9 +10,11 @@ import { openRosteringExport } from "@/lib/server/oneroster/export-rostering";
 import { rosteringZipStream } from "@/lib/server/oneroster/rostering-zip";
 import { createPerson } from "@/lib/server/school-data/create-person";
 import { createProfile } from "@/lib/server/school-data/create-profile";
+import { linkGuardian } from "@/lib/server/school-data/link-guardian";
 import { setupTestDatabase } from "@/test/database";
 import { createSchool, type TSchool } from "@/test/fixtures/launch";
 import { TEST_ISSUER } from "@/test/fixtures/oauth";
+import { parseCsv } from "../parse-csv";
 import { resolveManagerScope, type TManagerScope } from "../resolve-manager-scope";
 import { importOneRoster } from "./import-oneroster";
 import { waitForOneRosterCut } from "@/test/fixtures/oneroster";
@@ -24,6 +26,7 @@ let scope: TManagerScope;
 let schoolName = "";
 
 const events = async () => db().changeEvent.count();
+const links = async () => db().guardianStudent.count({ where: { student: { institutionId: s.schoolId } } });
 
 
 /** A zip of the given files (rows under their 1.2 header), with a manifest naming each file's mode. */
@@ -78,6 +81,46 @@ function sisFile(mode: TFileMode, extra: { classTerm?: string; withTeacher?: boo
   });
 }
 
+type TTable = { header: string[]; rows: string[][] };
+
+/** A zip's users.csv, as cells. */
+function usersTable(zip: Uint8Array): TTable {
+  const parsed = parseCsv(strFromU8(unzipSync(zip)["users.csv"]!));
+  if (!parsed.ok) throw new Error(parsed.message);
+  return { header: parsed.header, rows: parsed.rows.map((r) => r.values) };
+}
+
+/** The zip with users.csv rewritten by `edit`. */
+function withUsers(zip: Uint8Array, edit: (table: TTable) => TTable): Uint8Array {
+  const entries = unzipSync(zip);
+  const edited = edit(usersTable(zip));
+  entries["users.csv"] = strToU8(csvLine(edited.header) + edited.rows.map((row) => csvLine(row)).join(""));
+  return zipSync(entries);
+}
+
+/** A system's guardian and student at the school (delta), each with the agentSourcedIds given. */
+function familyFile(agents: { guardian: string; student: string }) {
+  return oneRosterZip({
+    orgs: { mode: "delta", rows: [{ sourcedId: "SCH-1", name: schoolName, type: "school" }] },
+    users: {
+      mode: "delta",
+      rows: [
+        { sourcedId: "STU-2", enabledUser: "true", givenName: "Helena", familyName: "Souto", email: "helena.sis@escola.test", agentSourcedIds: agents.student },
+        { sourcedId: "GRD-2", enabledUser: "true", givenName: "Paulo", familyName: "Souto", email: "paulo.sis@escola.test", agentSourcedIds: agents.guardian },
+      ],
+    },
+    roles: {
+      mode: "delta",
+      rows: [
+        { sourcedId: "R-3", userSourcedId: "STU-2", roleType: "primary", role: "student", orgSourcedId: "SCH-1" },
+        { sourcedId: "R-4", userSourcedId: "GRD-2", roleType: "primary", role: "guardian", orgSourcedId: "SCH-1" },
+      ],
+    },
+  });
+}
+
+const linkEvents = (kind: "insert" | "delete") => db().changeEvent.count({ where: { entity: "responsavelAluno", kind } });
+
 async function managerExport(): Promise<Uint8Array> {
   await waitForOneRosterCut();
   const stream = rosteringZipStream(await openRosteringExport({ kind: "manager", institutionId: s.networkId }), { demographics: true });
@@ -93,15 +136,23 @@ beforeAll(async () => {
   const manager = await createPerson({ name: "Gestora Rede" });
   const profile = await createProfile({ personId: manager.id, institutionId: s.networkId, role: "gestor" });
   scope = await resolveManagerScope({ personId: manager.id, profileId: profile.id });
+  // A guardian link, so that the export read back carries agentSourcedIds.
+  await linkGuardian({ guardianId: s.guardian.id, studentId: s.student.id });
 }, 60_000);
 
 describe("OneRoster CSV import", () => {
   it("importing the zip the manager's export produced changes nothing: no event is written", async () => {
     const zip = await managerExport();
+    const users = usersTable(zip);
+    const column = users.header.indexOf("agentSourcedIds");
+    // The guardian link is written on both users: the guardian lists the student and the student the guardian.
+    expect(users.rows.find((r) => r[0] === s.guardian.id)?.[column]).toBe(s.student.id);
+    expect(users.rows.find((r) => r[0] === s.student.id)?.[column]).toBe(s.guardian.id);
     const before = await events();
     const result = await importZip(zip);
     expect(result).toMatchObject({ ok: true });
     expect(await events()).toBe(before);
+    expect(await links()).toBe(1);
   });
 
   it("a row error: nothing is written, and the error names the file, the line and the column in Portuguese", async () => {
@@ -184,6 +235,79 @@ describe("OneRoster CSV import", () => {
     expect(byFile["orgs.csv"]).toMatch(/não está nesta rede/);
     expect(byFile["academicSessions.csv"]).toMatch(/coluna type: .*anos letivos/);
     expect(byFile["roles.csv"]).toMatch(/coluna role: o papel "aide" não existe no Hub/);
+  });
+
+  it("agentSourcedIds: a guardian and a student of a system's file who name each other are linked once (one event), and the same file again changes nothing", async () => {
+    const before = await events();
+    const inserts = await linkEvents("insert");
+    const linked = await links();
+    expect(await importZip(familyFile({ guardian: "STU-2", student: "GRD-2" }))).toMatchObject({ ok: true });
+    expect(await links()).toBe(linked + 1);
+    const link = await db().guardianStudent.findFirstOrThrow({ where: { student: { person: { email: "helena.sis@escola.test" } } }, include: { guardian: { include: { person: true } }, student: true } });
+    expect(link).toMatchObject({ kinship: null, student: { role: "aluno", institutionId: s.schoolId }, guardian: { role: "responsavel", institutionId: s.schoolId, person: { email: "paulo.sis@escola.test" } } });
+    expect((await linkEvents("insert")) - inserts).toBe(1);
+    // Two profiles and the link.
+    expect((await events()) - before).toBe(3);
+
+    const settled = await events();
+    expect(await importZip(familyFile({ guardian: "STU-2", student: "GRD-2" }))).toMatchObject({ ok: true });
+    expect(await events()).toBe(settled);
+    expect(await links()).toBe(linked + 1);
+  });
+
+  it("agentSourcedIds: an unknown agent, or two users who are not guardian and student at one school, are row errors and nothing is written", async () => {
+    const before = await events();
+    const result = await importZip(
+      oneRosterZip({
+        users: {
+          mode: "delta",
+          rows: [
+            { sourcedId: "STU-3", enabledUser: "true", givenName: "Davi", familyName: "Moura", email: "davi.sis@escola.test", agentSourcedIds: "NOPE" },
+            { sourcedId: "TCH-3", enabledUser: "true", givenName: "Vera", familyName: "Moura", email: "vera.sis@escola.test", agentSourcedIds: "STU-3" },
+          ],
+        },
+        roles: {
+          mode: "delta",
+          rows: [
+            { sourcedId: "R-5", userSourcedId: "STU-3", roleType: "primary", role: "student", orgSourcedId: s.schoolId },
+            { sourcedId: "R-6", userSourcedId: "TCH-3", roleType: "primary", role: "teacher", orgSourcedId: s.schoolId },
+          ],
+        },
+      }),
+    );
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.rowErrors).toEqual([
+      { file: "users.csv", line: 2, messages: ["coluna agentSourcedIds: usuário NOPE não está em users.csv nem nesta rede"] },
+      { file: "users.csv", line: 3, messages: [expect.stringMatching(/^coluna agentSourcedIds: STU-3 e este usuário não são responsável e aluno na mesma escola: em roles\.csv, .*guardian.*student/)] },
+    ]);
+    expect(await events()).toBe(before);
+    expect(await db().person.count({ where: { email: { in: ["davi.sis@escola.test", "vera.sis@escola.test"] } } })).toBe(0);
+  });
+
+  it("bulk users.csv: without the agentSourcedIds column links stay; with it, a link no row lists is removed (delete event)", async () => {
+    const exported = await managerExport();
+    const linked = await links();
+    expect(linked).toBe(2);
+    const withoutColumn = withUsers(exported, ({ header, rows }) => {
+      const column = header.indexOf("agentSourcedIds");
+      return { header: header.filter((_, i) => i !== column), rows: rows.map((row) => row.filter((_, i) => i !== column)) };
+    });
+    const before = await events();
+    expect(await importZip(withoutColumn)).toMatchObject({ ok: true });
+    expect(await events()).toBe(before);
+    expect(await links()).toBe(linked);
+
+    const deletes = await linkEvents("delete");
+    const blank = withUsers(exported, ({ header, rows }) => {
+      const column = header.indexOf("agentSourcedIds");
+      return { header, rows: rows.map((row) => row.map((cell, i) => (i === column ? "" : cell))) };
+    });
+    expect(await importZip(blank)).toMatchObject({ ok: true });
+    expect(await links()).toBe(0);
+    expect((await linkEvents("delete")) - deletes).toBe(linked);
+    // Only the links went: every profile is still there.
+    expect((await events()) - before).toBe(linked);
   });
 
   it("enabledUser=false removes the user like tobedeleted: an existing student's profile goes, their enrollment row is skipped, an unknown user is not created", async () => {

@@ -21,8 +21,10 @@ import { deleteClass } from "@/lib/server/school-data/delete-class";
 import { deletePeriod } from "@/lib/server/school-data/delete-period";
 import { deleteProfile } from "@/lib/server/school-data/delete-profile";
 import { enrollStudent } from "@/lib/server/school-data/enroll-student";
+import { linkGuardian } from "@/lib/server/school-data/link-guardian";
 import { unassignTeacher } from "@/lib/server/school-data/unassign-teacher";
 import { unenrollStudent } from "@/lib/server/school-data/unenroll-student";
+import { unlinkGuardian } from "@/lib/server/school-data/unlink-guardian";
 import { updateClass } from "@/lib/server/school-data/update-class";
 import { updatePeriod } from "@/lib/server/school-data/update-period";
 import { updatePerson } from "@/lib/server/school-data/update-person";
@@ -207,7 +209,9 @@ class ImportRun {
     await this.planUsers();
     await this.planDemographics();
     await this.planEnrollments();
-    await this.planBulkDeletes();
+    this.planBulkDeletes();
+    await this.planAgents();
+    this.queueDeletes();
     this.onProgress?.({ phase: "validando", done: this.total, total: this.total });
   }
 
@@ -742,7 +746,7 @@ class ImportRun {
   }
 
   /** Bulk files list everything: what the subtree has and the file does not is deleted. */
-  private async planBulkDeletes(): Promise<void> {
+  private planBulkDeletes(): void {
     if (this.modes.classes === "bulk") for (const id of this.hubClasses.keys()) if (!this.coveredClasses.has(id)) this.classDeletes.add(id);
     if (this.modes.users === "bulk") {
       // A manager is never removed by a file that leaves them out: that would lock the school out of /gestao.
@@ -761,11 +765,74 @@ class ImportRun {
         this.fileErrors.push(`O período ${period.name} (${period.code}) sai pelo academicSessions.csv, mas as turmas ${staying.map((c) => c.name).join(", ")} continuam nele: exclua-as no classes.csv também.`);
       }
     }
+  }
+
+  /**
+   * users.csv `agentSourcedIds`: a guardian link between the row's user and each agent, at every
+   * school where one of them is responsável and the other aluno (profiles that stay or are
+   * planned). The Hub's export lists each link on both users: it is one link, written only when
+   * missing. A bulk users.csv with the column also lists every link: the others are removed.
+   */
+  private async planAgents(): Promise<void> {
+    const table = this.tables.users;
+    if (!table) return;
+    const existing = await this.tx.guardianStudent.findMany({ where: { student: { institutionId: { in: [...this.inSubtree] } } }, select: { id: true, guardianId: true, studentId: true } });
+    const existingKeys = new Set(existing.map((g) => `${g.guardianId}|${g.studentId}`));
+    const stays = (ref: TRef) => !("id" in ref) || !this.profileDeletes.has(ref.id);
+    const pendingKeys = new Map<TRef, string>();
+    const keyOf = (ref: TRef) => {
+      if ("id" in ref) return ref.id;
+      if (!pendingKeys.has(ref)) pendingKeys.set(ref, `new:${pendingKeys.size}`);
+      return pendingKeys.get(ref)!;
+    };
+    const listed = new Set<string>();
+    for (const { line, cells } of table.rows) {
+      const u = parseUser(cells);
+      const user = this.users.get(u.sourcedId);
+      if (!user || this.removedUsers.has(u.sourcedId) || this.errorsFor("users", u.sourcedId)) continue;
+      for (const agentId of u.agentSourcedIds) {
+        if (this.removedUsers.has(agentId)) continue;
+        const agent = this.userOf(agentId);
+        if (!agent) {
+          if (!this.errorsFor("users", agentId)) this.fail("users", line, "agentSourcedIds", `usuário ${agentId} não está em users.csv nem nesta rede`);
+          continue;
+        }
+        const pairs: { guardian: TRef; student: TRef }[] = [];
+        for (const [key, ref] of user.profiles) {
+          const [role, institutionId] = key.split("|");
+          if (role !== "responsavel" && role !== "aluno") continue;
+          const other = agent.profiles.get(`${role === "responsavel" ? "aluno" : "responsavel"}|${institutionId}`);
+          if (!other || !stays(ref) || !stays(other)) continue;
+          pairs.push(role === "responsavel" ? { guardian: ref, student: other } : { guardian: other, student: ref });
+        }
+        if (pairs.length === 0) {
+          this.fail("users", line, "agentSourcedIds", `${agentId} e este usuário não são responsável e aluno na mesma escola: em roles.csv, dê a um deles o papel guardian (ou parent, relative) e ao outro o papel student, na mesma escola`);
+          continue;
+        }
+        for (const { guardian, student } of pairs) {
+          const key = `${keyOf(guardian)}|${keyOf(student)}`;
+          if (listed.has(key)) continue;
+          listed.add(key);
+          if (!existingKeys.has(key)) this.enrollmentWrites.push(() => linkGuardian({ guardianId: idOf(guardian), studentId: idOf(student) }, { tx: this.tx }));
+        }
+      }
+    }
+    // Without the column the file says nothing about links. A link of a profile that goes is removed with it (deleteProfile).
+    if (this.modes.users === "bulk" && table.header.includes("agentSourcedIds")) {
+      for (const g of existing) {
+        if (!listed.has(`${g.guardianId}|${g.studentId}`) && !this.profileDeletes.has(g.guardianId) && !this.profileDeletes.has(g.studentId)) this.guardianDeletes.add(g.id);
+      }
+    }
+  }
+  private readonly guardianDeletes = new Set<string>();
+
+  private queueDeletes(): void {
     // Deletes run first (a class removed frees its name for one created), enrollments before their classes.
     for (const [id, kind] of this.enrollmentDeletes) {
       this.deletes.push(() => (kind === "student" ? unenrollStudent({ enrollmentId: id }, { tx: this.tx }) : unassignTeacher({ assignmentId: id }, { tx: this.tx })));
     }
     for (const id of this.classDeletes) this.deletes.push(() => deleteClass({ classId: id }, { tx: this.tx }));
+    for (const id of this.guardianDeletes) this.deletes.push(() => unlinkGuardian({ guardianshipId: id }, { tx: this.tx }));
     for (const id of this.profileDeletes) this.deletes.push(() => deleteProfile({ profileId: id }, { tx: this.tx }));
     for (const id of this.periodDeletes) this.deletes.push(() => deletePeriod({ periodId: id }, { tx: this.tx }));
   }
