@@ -453,7 +453,8 @@ type TFloorPage = { url: string; statements: TStatement[]; body: string };
 async function startOneRosterFloor(floorPages: TFloorPage[]): Promise<{ base: string; stop: () => void }> {
   const file = path.join(os.tmpdir(), `oneroster-floor-${process.pid}.json`);
   writeFileSync(file, JSON.stringify(floorPages));
-  const child = spawn("npx", ["tsx", "bench/data-api/oneroster-floor.ts", file], { stdio: ["ignore", "pipe", "inherit"] });
+  // node itself (tsx as its loader), not npx: npx's node child outlived a SIGTERM sent to npx and held the run's stdout open.
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/data-api/oneroster-floor.ts", file], { stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise<string>((resolve, reject) => {
     child.stdout!.on("data", (chunk: Buffer) => {
       const ready = /ready (\d+)/.exec(chunk.toString());
