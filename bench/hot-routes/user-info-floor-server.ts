@@ -2,14 +2,20 @@
 // `pg`, no framework. For each request it reads the presented token's row in one prepared
 // statement (what user info cannot skip without a cache: revocation lives in the database) and,
 // with FLOOR_LOG=1, queues the request's access-log row, written as the hub writes them (the same
-// statement, one per 5 ms). It answers FLOOR_BODY, the hub's own answer for that token.
+// statement, one per 5 ms). With FLOOR_STAMP=1 it reads the token's row with the hub's own
+// statement instead (FRESH_SQL: the row, and whether the application, profile, person,
+// institution and sharing rules are as when the answer was made), which user info needs to keep
+// its promise that a changed rule holds on the next call. It answers FLOOR_BODY, the hub's own
+// answer for that token.
 import http from "node:http";
 import pg from "pg";
+import { FRESH_SQL, STAMP, TOKEN_FROM } from "@/lib/server/oauth/user-info-sql";
 import { accessLogWriter } from "./floor";
 
 const { DATABASE_URL, PORT, FLOOR_JTI, FLOOR_BODY } = process.env;
 if (!DATABASE_URL || !PORT || !FLOOR_JTI || !FLOOR_BODY) throw new Error("DATABASE_URL, PORT, FLOOR_JTI and FLOOR_BODY are needed");
 const withLog = process.env.FLOOR_LOG === "1";
+const withStamp = process.env.FLOOR_STAMP === "1";
 const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 10 });
 const attributes = Object.keys((JSON.parse(FLOOR_BODY) as { usuario: Record<string, unknown> }).usuario);
 const HEADERS = { "Content-Type": "application/json", "Cache-Control": "no-store", Pragma: "no-cache", "Access-Control-Allow-Origin": "*" };
@@ -18,10 +24,25 @@ interface TTokenRow { applicationId: string; profileId: string; revokedAt: Date 
 const TOKEN_SQL = `SELECT "applicationId", "profileId", "revokedAt", "expiresAt" FROM "AccessToken" WHERE jti = $1`;
 
 const logAccess = accessLogWriter(pool);
+// The token's stamp now, read once as the hub reads it when it makes an answer; and who it is for.
+const stamp = withStamp ? pool.query<{ stamp: string }>(`SELECT ${STAMP} AS stamp ${TOKEN_FROM}`, [FLOOR_JTI]).then((r) => r.rows[0]!.stamp) : null;
+let applicationId: string | undefined;
+let profileId: string | undefined;
+if (withStamp) ({ applicationId, profileId } = (await pool.query<TTokenRow>(TOKEN_SQL, [FLOOR_JTI])).rows[0]!);
 
 async function answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   if (!req.headers.authorization?.startsWith("Bearer ")) {
     res.writeHead(401, HEADERS).end();
+    return;
+  }
+  if (withStamp) {
+    const { rows: [state] } = await pool.query<{ revoked: boolean; expired: boolean; fresh: boolean }>({ name: "fresh", text: FRESH_SQL, values: [FLOOR_JTI, await stamp, new Date().toISOString()] });
+    if (!state || state.revoked || state.expired || !state.fresh) {
+      res.writeHead(401, HEADERS).end();
+      return;
+    }
+    if (withLog) logAccess({ channel: "user_info", applicationId: applicationId!, toolId: null, institutionId: null, profileId: profileId!, attributes, filters: {}, status: 200, eventCount: 0, createdAt: new Date() });
+    res.writeHead(200, HEADERS).end(FLOOR_BODY);
     return;
   }
   const { rows: [row] } = await pool.query<TTokenRow>({ name: "token", text: TOKEN_SQL, values: [FLOOR_JTI] });

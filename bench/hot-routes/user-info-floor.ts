@@ -5,6 +5,8 @@
 //   - the floor with the access log (user-info-floor-server.ts): node:http reading the token's row
 //     in one statement and writing the hub's access-log rows, answering the hub's body;
 //   - the floor without the access log;
+//   - the fair floor: the floor with the access log reading the token's row with the hub's own
+//     statement (FRESH_SQL), which also tells whether the answer still holds, as the hub must;
 //   - the provider's /me (bench/oauth/peer.mjs, PEER_STORE=memory).
 // PostgreSQL only (the floor talks to it with `pg`); the CPU per answer of each server and of
 // PostgreSQL is printed beside the throughput. One command:
@@ -41,21 +43,23 @@ if (hubAnswer.status !== 200) throw new Error(`the hub's user info answered ${hu
 const body = await hubAnswer.text();
 const { jti } = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { jti: string };
 
-function startFloor(floorPort: number, log: boolean) {
+function startFloor(floorPort: number, log: boolean, stamp = false) {
   const child = spawnChild(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "user-info-floor-server.ts")], {
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, DATABASE_URL: env.DATABASE_URL, PORT: String(floorPort), FLOOR_JTI: jti, FLOOR_BODY: body, FLOOR_LOG: log ? "1" : "0" },
+    env: { ...process.env, DATABASE_URL: env.DATABASE_URL, PORT: String(floorPort), FLOOR_JTI: jti, FLOOR_BODY: body, FLOOR_LOG: log ? "1" : "0", FLOOR_STAMP: stamp ? "1" : "0" },
   });
   return { child, url: `http://localhost:${floorPort}/` };
 }
 const floorLog = startFloor(port + 1, true);
 const floorBare = startFloor(port + 2, false);
+const floorStamp = startFloor(port + 4, true, true);
 const peer = await startOidcPeer(port + 3, { PEER_STORE: "memory" });
-await Promise.all([waitForAnswer(floorLog.url), waitForAnswer(floorBare.url)]);
+await Promise.all([waitForAnswer(floorLog.url), waitForAnswer(floorBare.url), waitForAnswer(floorStamp.url)]);
 const peerToken = await mintPeerAccessToken(peer.base);
 
 const targets = [
   { name: "hub user info", url: `${hub.base}/users/v1/users/info`, pid: hub.server.pid!, postgres: true, token },
+  { name: "floor: the hub's statement + access log", url: floorStamp.url, pid: floorStamp.child.pid!, postgres: true, token },
   { name: "floor: token row + access log", url: floorLog.url, pid: floorLog.child.pid!, postgres: true, token },
   { name: "floor: token row", url: floorBare.url, pid: floorBare.child.pid!, postgres: true, token },
   { name: "provider /me (memory)", url: `${peer.base}/me`, pid: peer.child.pid!, postgres: false, token: peerToken },
@@ -71,5 +75,5 @@ try {
   });
   console.log(`\nload average at the end ${loadAverage()}`);
 } finally {
-  await Promise.all([hub.stop(), stopChild(floorLog.child), stopChild(floorBare.child), stopChild(peer.child)]);
+  await Promise.all([hub.stop(), stopChild(floorLog.child), stopChild(floorBare.child), stopChild(floorStamp.child), stopChild(peer.child)]);
 }

@@ -10,7 +10,8 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { FRESH_SQL, RECORD_SQL } from "@/lib/server/oauth/get-user-info";
+import { RECORD_SQL } from "@/lib/server/oauth/get-user-info";
+import { FRESH_SQL } from "@/lib/server/oauth/user-info-sql";
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { n: { type: "string", default: "20000" }, passes: { type: "string", default: "2" } } });
 const url = positionals[0];

@@ -25,6 +25,7 @@ import type { TPersonalAttribute } from "@/lib/validations/data-api";
 import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { ruleRowsColumnSql, sharingRuleOf, type TRuleRow } from "@/lib/server/privacy/resolve-sharing-rule";
 import { ourTokenVerification } from "./signing-keys";
+import { FRESH_SQL, STAMP, TOKEN_FROM, tokenState } from "./user-info-sql";
 
 export const USER_INFO_SCOPE = "user.info";
 
@@ -152,34 +153,6 @@ interface TTokenRecord {
   /** The application's sharing rule rows at the profile's institution (the rule engine's sub-select). */
   ruleRows: TRuleRow[];
 }
-
-// The token's row ($1: its jti) with its application, profile, person and institution.
-const TOKEN_FROM = `
-  FROM "AccessToken" t
-  JOIN "OAuthApplication" a ON a.id = t."applicationId"
-  LEFT JOIN "Profile" pr ON pr.id = t."profileId"
-  LEFT JOIN "Person" pe ON pe.id = pr."personId"
-  LEFT JOIN "Institution" i ON i.id = pr."institutionId"
-  LEFT JOIN "SharingRuleVersion" v ON v.id = 1
- WHERE t.jti = $1`;
-
-// The stamp of everything an answer is made of: the row versions (xmin: a new one with every
-// update, from the transaction that wrote it) of the application, profile, person and institution,
-// and the sharing rules' version (a number the rule tables' triggers change in the same commit as
-// any change to a rule row, a contract or the tree: migration 20261202090000_sharing_rule_version).
-const STAMP = `concat(a.xmin, '.', pr.xmin, '.', pe.xmin, '.', i.xmin, '.', v.version)`;
-
-// The token's revocation and expiry at `now`, the call's time (sent as ISO text: the driver's own
-// formatting of a Date, in local time by hand, costs more).
-const tokenState = (now: string) => `t."revokedAt" IS NOT NULL AS revoked, t."expiresAt" <= ${now}::timestamptz AS expired`;
-
-/**
- * For a token with a kept answer: its state, and whether the answer still holds ($2: its stamp).
- * Primary-key lookups only, three small columns (the driver parses each column's description on
- * every call). About 65 µs of PostgreSQL's CPU against 85–100 for RECORD_SQL, whose rule sub-select
- * PostgreSQL sets up on every execution even where a CASE skips it.
- */
-export const FRESH_SQL = `SELECT ${tokenState("$3")}, ${STAMP} = $2 AS fresh ${TOKEN_FROM}`;
 
 /**
  * For a token without a kept answer, or a stale one: its state and, from the same snapshot, the
