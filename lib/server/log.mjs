@@ -32,6 +32,30 @@ export const REDACT_PATHS = Object.freeze([
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
+// Next replaces the global Date with a wrapper that notes every reading of the clock as IO for its
+// prerenders (next/dist/server/node-environment-extensions/date.js), which costs each `new Date()`
+// and `Date.now()` a few microseconds. server.mjs loads this module before Next: the log's clock
+// is the original.
+const wallClock = Date.now;
+const OriginalDate = Date;
+let timeSecond = -1;
+let timePrefix = "";
+
+/**
+ * pino's isoTime (`,"time":"2026-11-29T15:16:10.123Z"`), with the date and time up to the second
+ * formatted once a second instead of on every line.
+ * @param {number} [now] milliseconds since the epoch (tests)
+ */
+export function isoTimestamp(now = wallClock()) {
+  const second = Math.floor(now / 1000);
+  if (second !== timeSecond) {
+    timeSecond = second;
+    timePrefix = new OriginalDate(second * 1000).toISOString().slice(0, 20);
+  }
+  const ms = now - second * 1000;
+  return `,"time":"${timePrefix}${ms < 10 ? "00" : ms < 100 ? "0" : ""}${ms}Z"`;
+}
+
 /**
  * The level from LOG_LEVEL (default `info`; an unknown value falls back to `info`).
  * @param {Record<string, string | undefined>} [env]
@@ -47,14 +71,15 @@ export function logLevel(env = process.env) {
  * @param {AsyncLocalStorage<RequestContext>} context
  * @param {import("pino").DestinationStream} [destination]
  * @param {string} [level]
+ * @param {{ redact?: boolean }} [options] redact: false for lines whose fields cannot carry a secret
  */
-export function createLogger(context, destination, level = logLevel()) {
+export function createLogger(context, destination, level = logLevel(), { redact = true } = {}) {
   return pino(
     {
       level,
       base: { pid: process.pid },
-      timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: [...REDACT_PATHS], remove: true },
+      timestamp: isoTimestamp,
+      ...(redact ? { redact: { paths: [...REDACT_PATHS], remove: true } } : {}),
       mixin: () => {
         const store = context.getStore();
         return store ? { requestId: store.requestId } : {};
@@ -78,15 +103,28 @@ function state() {
   return current;
 }
 
+/** How long a request line may wait in its buffer before it is written. */
+export const REQUEST_LINE_FLUSH_MS = 200;
+
 /**
  * The logger of the request line (server.mjs: method, path with only the routes' static segments,
- * status, duration): the process's logger without redaction, which costs 6 µs a line and has
- * nothing to find in those four fields, none of which can carry a secret.
+ * status, duration), on stdout like the process's logger, with two differences:
+ * - no redaction, which costs 6 µs a line and has nothing to find in those four fields, none of
+ *   which can carry a secret;
+ * - its lines are gathered and written 4 KB at a time, or REQUEST_LINE_FLUSH_MS after the first,
+ *   not with one write to stdout each (a system call per request). Whatever is gathered is
+ *   written when the process exits; only a process killed outright (SIGKILL) loses it, at most
+ *   4 KB of request lines. Each write carries whole lines, on the main thread as the process's
+ *   logger writes: a request line may come a moment after a line written later, never inside one.
  * @returns {import("pino").Logger}
  */
 export function requestLineLog() {
   const current = state();
-  current.requestLine ??= current.logger.child({}, { redact: [] });
+  if (!current.requestLine) {
+    const buffered = pino.destination({ dest: 1, sync: true, minLength: 4096, periodicFlush: REQUEST_LINE_FLUSH_MS });
+    process.once("exit", () => buffered.flushSync());
+    current.requestLine = createLogger(current.context, buffered, current.logger.level, { redact: false });
+  }
   return current.requestLine;
 }
 
@@ -160,9 +198,24 @@ export function staticSegments(manifest) {
  * @param {Set<string>} known
  */
 export function pathForLog(url, known) {
-  return pathOf(url)
-    .split("/")
-    .map((segment) => (segment === "" || known.has(segment) ? segment : ":"))
-    .join("/")
-    .slice(0, 200);
+  const path = pathOf(url);
+  let paths = loggedPaths.get(known);
+  if (!paths) loggedPaths.set(known, (paths = new Map()));
+  let logged = paths.get(path);
+  if (logged === undefined) {
+    logged = path
+      .split("/")
+      .map((segment) => (segment === "" || known.has(segment) ? segment : ":"))
+      .join("/")
+      .slice(0, 200);
+    // Remembered for paths of a sane length, at most LOGGED_PATHS_MAX of them (then forgotten at once).
+    if (path.length <= 256) {
+      if (paths.size >= LOGGED_PATHS_MAX) paths.clear();
+      paths.set(path, logged);
+    }
+  }
+  return logged;
 }
+/** @type {WeakMap<Set<string>, Map<string, string>>} each routes' segments' paths, as logged */
+const loggedPaths = new WeakMap();
+const LOGGED_PATHS_MAX = 1024;

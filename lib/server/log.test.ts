@@ -1,9 +1,11 @@
 // The log's building blocks: request ids, the request id on every line, redaction, console lines,
 // the path shown in the access log.
+import { spawnSync } from "node:child_process";
 import { Writable } from "node:stream";
 import { AsyncLocalStorage } from "node:async_hooks";
-import { describe, expect, it } from "vitest";
-import { consoleArgsToLine, createLogger, pathForLog, requestIdFrom, staticSegments, type RequestContext } from "./log.mjs";
+import pino from "pino";
+import { describe, expect, it, vi } from "vitest";
+import { consoleArgsToLine, createLogger, isoTimestamp, pathForLog, requestIdFrom, staticSegments, type RequestContext } from "./log.mjs";
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -75,5 +77,54 @@ describe("pathForLog", () => {
     expect(pathForLog("/launch/abc", known)).toBe("/launch/:");
     expect(pathForLog("/529.982.247-25/ana.souza@x.br", known)).toBe("/:/:");
     expect(pathForLog("/", known)).toBe("/");
+  });
+
+  it("gives a path remembered from an earlier request the same answer, per set of routes", () => {
+    const other = staticSegments({ "/cracha/[token]/page": "/cracha/[token]" });
+    for (let i = 0; i < 3; i++) {
+      expect(pathForLog(`/launch/abc?x=${i}`, known)).toBe("/launch/:");
+      expect(pathForLog("/launch/abc", other)).toBe("/:/:");
+      expect(pathForLog("/cracha/abc", other)).toBe("/cracha/:");
+    }
+    // More paths than are remembered: each still masked.
+    for (let i = 0; i < 1100; i++) expect(pathForLog(`/launch/${i}`, known)).toBe("/launch/:");
+    expect(pathForLog(`/launch/${"x".repeat(300)}`, known)).toBe("/launch/:");
+  });
+});
+
+describe("isoTimestamp", () => {
+  it("writes what pino's isoTime writes, at every millisecond of a second and across seconds", () => {
+    vi.useFakeTimers();
+    try {
+      for (const at of [Date.UTC(2026, 10, 29, 15, 16, 9, 999), Date.UTC(2026, 10, 29, 15, 16, 10, 0), Date.UTC(2026, 10, 29, 15, 16, 10, 7), Date.UTC(2026, 10, 29, 15, 16, 10, 42), Date.UTC(2026, 10, 29, 15, 16, 10, 123), Date.UTC(2026, 11, 31, 23, 59, 59, 999), Date.UTC(2027, 0, 1)]) {
+        vi.setSystemTime(at);
+        expect(isoTimestamp(at)).toBe(pino.stdTimeFunctions.isoTime());
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("reads the clock when not given a time", () => {
+    const before = Date.now();
+    const [, iso] = /^,"time":"(.+)"$/.exec(isoTimestamp())!;
+    expect(Date.parse(iso!)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(iso!)).toBeLessThanOrEqual(Date.now());
+  });
+});
+
+describe("requestLineLog", () => {
+  it("writes the lines it gathered when the process exits, whole and in order", () => {
+    const script = `
+      import { requestLineLog, runWithRequestId } from "./lib/server/log.mjs";
+      const line = requestLineLog();
+      for (let i = 0; i < 3; i++) runWithRequestId("r" + i, () => line.info({ method: "GET", path: "/", status: 200, ms: i }, "request"));
+      process.exit(0);
+    `;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: process.cwd(), encoding: "utf8", env: { ...process.env, LOG_LEVEL: "info" } });
+    expect(run.status).toBe(0);
+    const lines = run.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l.msg, l.requestId, l.ms])).toEqual([["request", "r0", 0], ["request", "r1", 1], ["request", "r2", 2]]);
+    expect(lines.every((l) => typeof l.time === "string" && l.pid === run.pid)).toBe(true);
   });
 });
