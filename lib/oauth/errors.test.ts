@@ -36,4 +36,12 @@ describe("OAuthError", () => {
     expect(sanitizeErrorDescription('bad "scope" \\ é\n')).toBe("bad ?scope? ? ??");
     expect(new OAuthError("invalid_scope", "Unknown scope: ü").description).toBe("Unknown scope: ?");
   });
+
+  it("captures no stack trace (a refusal is an answer, not a fault) and leaves other errors theirs", () => {
+    const limit = Error.stackTraceLimit;
+    const error = new OAuthError("invalid_token", "The access token is invalid");
+    expect(error.stack).toBe("OAuthError: invalid_token: The access token is invalid");
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new Error("fault").stack).toMatch(/\n\s+at /);
+  });
 });

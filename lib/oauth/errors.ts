@@ -63,7 +63,12 @@ export class OAuthError extends Error {
 
   constructor(code: OAuthErrorCode, description: string, status: number = OAUTH_ERROR_STATUS[code]) {
     const safe = sanitizeErrorDescription(description);
+    // A refusal is an answer to the client, not a fault of the hub: no stack trace is captured.
+    // Capturing one cost each refused call (a flood of bad tokens) about a tenth of its CPU.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(`${code}: ${safe}`);
+    Error.stackTraceLimit = limit;
     this.name = "OAuthError";
     this.code = code;
     this.description = safe;
