@@ -16,9 +16,11 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
     const params = await searchParams;
     const search = (typeof params.q === "string" ? params.q : "").trim().slice(0, 100);
     const profile = { id: user.profile.id, role: user.profile.role, institutionId: user.profile.institution.id };
-    const [{ items, recent }, classes] = await Promise.all([
+    // Every read of the page at once: one round trip's wait, not two.
+    const [{ items, recent }, classes, apps] = await Promise.all([
       listHomeGallery({ profile, search }),
       profile.role === "professor" ? listTeacherClasses({ profileId: profile.id }) : Promise.resolve([]),
+      listHomeApps({ profileId: profile.id }),
     ]);
     const returnTo = search ? `/?${new URLSearchParams({ q: search })}` : "/";
     return (
@@ -52,7 +54,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
             </ul>
           )}
         </div>
-        <AppCards apps={await listHomeApps({ profileId: user.profile.id })} />
+        <AppCards apps={apps} />
       </section>
     );
   }
