@@ -3,7 +3,7 @@
 // docs/decisions/021-hot-routes-beside-next.md), starts the webhook worker (docs/webhooks.md),
 // stopped with the server, and gives the metrics their webhook query (docs/operations.md).
 export async function registerNode(): Promise<void> {
-  const [{ registerHotRoutes, registerKeptPages, registerShutdownTask }, { flushAccessLogs }, { launchPage }, { handleTokenRequest }, { handleOneRosterTokenRequest }, userInfo, data, summary, rostering, authorize, lti13Authorize, { respondCardSignIn }, { signInPageKey }] = await Promise.all([
+  const [{ registerHotRoutes, registerKeptPages, registerShutdownTask }, { flushAccessLogs }, { launchPage }, { handleTokenRequest }, { handleOneRosterTokenRequest }, userInfo, data, summary, rostering, authorize, lti13Authorize, { respondCardSignIn }, { signInPageKey }, chooseProfile] = await Promise.all([
     import("@/lib/server/http/hot-routes"),
     import("@/lib/server/audit/log-access"),
     import("@/lib/server/launch/launch-endpoint"),
@@ -17,6 +17,7 @@ export async function registerNode(): Promise<void> {
     import("@/app/lti13/authorize/route"),
     import("@/lib/server/cards/respond-card-sign-in"),
     import("@/lib/server/auth/sign-in-page-key"),
+    import("@/app/perfil/escolher/route"),
   ]);
   registerShutdownTask(flushAccessLogs);
   await registerWebhookMetrics();
@@ -35,6 +36,8 @@ export async function registerNode(): Promise<void> {
     // An LTI 1.3 tool's authentication request, right after its launch (issue #45).
     { method: "GET", path: "/lti13/authorize", handler: (request) => lti13Authorize.GET(request) },
     { method: "POST", path: "/lti13/authorize", handler: (request) => lti13Authorize.POST(request) },
+    // A teacher's choice of profile after signing in, at the bell (issue #45).
+    { method: "POST", path: "/perfil/escolher", handler: (request) => chooseProfile.POST(request) },
     // A card's QR code, at the bell (issue #45); /cracha/recusado is the refusal's page, Next's.
     { method: "GET", path: /^\/cracha\/(?!recusado$)(?<token>[^/]+)$/, endpoint: respondCardSignIn },
     // A partner's sync: pages, and whole feeds streamed through the bridge (issue #24).
