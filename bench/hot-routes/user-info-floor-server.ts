@@ -15,7 +15,6 @@ import { accessLogWriter } from "./floor";
 const { DATABASE_URL, PORT, FLOOR_JTI, FLOOR_BODY } = process.env;
 if (!DATABASE_URL || !PORT || !FLOOR_JTI || !FLOOR_BODY) throw new Error("DATABASE_URL, PORT, FLOOR_JTI and FLOOR_BODY are needed");
 const withLog = process.env.FLOOR_LOG === "1";
-const withStamp = process.env.FLOOR_STAMP === "1";
 const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 10 });
 const attributes = Object.keys((JSON.parse(FLOOR_BODY) as { usuario: Record<string, unknown> }).usuario);
 const HEADERS = { "Content-Type": "application/json", "Cache-Control": "no-store", Pragma: "no-cache", "Access-Control-Allow-Origin": "*" };
@@ -24,24 +23,23 @@ interface TTokenRow { applicationId: string; profileId: string; revokedAt: Date 
 const TOKEN_SQL = `SELECT "applicationId", "profileId", "revokedAt", "expiresAt" FROM "AccessToken" WHERE jti = $1`;
 
 const logAccess = accessLogWriter(pool);
-// The token's stamp now, read once as the hub reads it when it makes an answer; and who it is for.
-const stamp = withStamp ? pool.query<{ stamp: string }>(`SELECT ${STAMP} AS stamp ${TOKEN_FROM}`, [FLOOR_JTI]).then((r) => r.rows[0]!.stamp) : null;
-let applicationId: string | undefined;
-let profileId: string | undefined;
-if (withStamp) ({ applicationId, profileId } = (await pool.query<TTokenRow>(TOKEN_SQL, [FLOOR_JTI])).rows[0]!);
+// The token's stamp now, read once at start as the hub reads it when it makes an answer, and who the token is for.
+const stamped = process.env.FLOOR_STAMP === "1"
+  ? (await pool.query<{ stamp: string; applicationId: string; profileId: string }>(`SELECT ${STAMP} AS stamp, t."applicationId", t."profileId" ${TOKEN_FROM}`, [FLOOR_JTI])).rows[0]!
+  : null;
 
 async function answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   if (!req.headers.authorization?.startsWith("Bearer ")) {
     res.writeHead(401, HEADERS).end();
     return;
   }
-  if (withStamp) {
-    const { rows: [state] } = await pool.query<{ revoked: boolean; expired: boolean; fresh: boolean }>({ name: "fresh", text: FRESH_SQL, values: [FLOOR_JTI, await stamp, new Date().toISOString()] });
+  if (stamped) {
+    const { rows: [state] } = await pool.query<{ revoked: boolean; expired: boolean; fresh: boolean }>({ name: "fresh", text: FRESH_SQL, values: [FLOOR_JTI, stamped.stamp, new Date().toISOString()] });
     if (!state || state.revoked || state.expired || !state.fresh) {
       res.writeHead(401, HEADERS).end();
       return;
     }
-    if (withLog) logAccess({ channel: "user_info", applicationId: applicationId!, toolId: null, institutionId: null, profileId: profileId!, attributes, filters: {}, status: 200, eventCount: 0, createdAt: new Date() });
+    if (withLog) logAccess({ channel: "user_info", applicationId: stamped.applicationId, toolId: null, institutionId: null, profileId: stamped.profileId, attributes, filters: {}, status: 200, eventCount: 0, createdAt: new Date() });
     res.writeHead(200, HEADERS).end(FLOOR_BODY);
     return;
   }
