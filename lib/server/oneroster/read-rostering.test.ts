@@ -244,6 +244,26 @@ describe("classes, courses, sessions and enrollments", () => {
     expect((await get(a.token, `schools/${s.otherSchoolId}/classes/${s.classId}/students`)).status).toBe(404);
   });
 
+  it("a path's parents are checked beside its page: one the application does not reach is a 404 naming the first one missing, with nothing of its page", async () => {
+    const elsewhere = await createSchool();
+    const description = (answer: TAnswer) => answer.body.imsx_description;
+    for (const path of [`schools/${elsewhere.schoolId}/enrollments`, `schools/${elsewhere.schoolId}/classes/${elsewhere.classId}/students`, `schools/${elsewhere.schoolId}/students?limit=5&sort=givenName`]) {
+      const answer = await get(a.token, path);
+      expect(answer.status).toBe(404);
+      expect(description(answer)).toBe(`Unknown Object: schools "${elsewhere.schoolId}".`);
+      expect(Object.keys(answer.body)).not.toContain("enrollments");
+      expect(Object.keys(answer.body)).not.toContain("users");
+    }
+    // An id that is no UUID names nothing: a 404 as well, never the page's statement refused by the database.
+    const notAnId = await get(a.token, "schools/n%C3%A3o-%C3%A9-id/enrollments?limit=5");
+    expect([notAnId.status, description(notAnId)]).toEqual([404, 'Unknown Object: schools "não-é-id".']);
+    // The school is reached, the class is not one of its classes: the second parent is named.
+    const otherClass = await get(a.token, `schools/${s.schoolId}/classes/${elsewhere.classId}/students`);
+    expect(description(otherClass)).toBe(`Unknown Object: classes "${elsewhere.classId}".`);
+    // A bad sort is the client's mistake whatever the path names: refused before any statement.
+    expect((await get(a.token, `schools/${elsewhere.schoolId}/students?sort=nope`)).status).toBe(400);
+  });
+
   it("an unenrolment is a tobedeleted enrollment in a delta read; the student leaves the class", async () => {
     const before = new Date(Date.now() - 1000).toISOString();
     const link = await db().classStudent.findFirstOrThrow({ where: { classId: s.otherClassId, studentId: s.otherStudent.id } });

@@ -148,17 +148,24 @@ export function statementFor(context: TReadContext, route: Pick<TRosteringRoute,
 
 export const whereSql = (where: readonly string[]) => (where.length > 0 ? `WHERE ${where.join(" AND ")}` : "");
 
-/** 404 unless every object the path names exists for the application. */
+/**
+ * 404 unless every object the path names exists for the application. The parents are looked up
+ * together; the first one missing, in the path's order, is the one the error names.
+ */
 async function checkParents(context: TReadContext, route: TRosteringRoute): Promise<void> {
-  for (const parent of route.parents) {
-    const statement = statementFor(context, { collection: collectionDef(parent.collection), where: parent.where ?? [], single: parent.id });
-    const [row] = await context.db.sql.query<{ found: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM ${statement.from} ${whereSql(statement.where)}) AS found`,
-      statement.params,
-      { prepared: true },
-    );
-    if (!row?.found) throw new OneRosterError("unknownobject", `Unknown Object: ${parent.collection} ${JSON.stringify(parent.id.value.slice(0, 64))}.`);
-  }
+  const found = await Promise.all(
+    route.parents.map(async (parent) => {
+      const statement = statementFor(context, { collection: collectionDef(parent.collection), where: parent.where ?? [], single: parent.id });
+      const [row] = await context.db.sql.query<{ found: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM ${statement.from} ${whereSql(statement.where)}) AS found`,
+        statement.params,
+        { prepared: true },
+      );
+      return row?.found === true;
+    }),
+  );
+  const missing = route.parents.find((_, i) => !found[i]);
+  if (missing) throw new OneRosterError("unknownobject", `Unknown Object: ${missing.collection} ${JSON.stringify(missing.id.value.slice(0, 64))}.`);
 }
 
 /**
@@ -416,17 +423,16 @@ function collectionUrl(baseUrl: string, segments: readonly string[]): string {
  * serves the default order), and the scans merged: a page of a network costs its institutions'
  * first rows, not a sort of all its records.
  */
+// Not prepared: after five runs PostgreSQL may keep a generic plan, and for a school's merge one
+// chose a plan 13 times slower than the custom one (bench, 100,000 students); planning the merge
+// of 14 scans costs about 8 ms.
 async function readPage(
-  db: Database,
+  { db, reach, ids }: TReadContext,
   route: TRosteringRoute,
   where: readonly string[],
   params: unknown[],
   sort: { key: string | null; direction: "ASC" | "DESC" },
   paging: { limit: number; offset: number },
-  // Not prepared: after five runs PostgreSQL may keep a generic plan, and for a school's merge one
-  // chose a plan 13 times slower than the custom one (bench, 100,000 students); planning the merge
-  // of 14 scans costs about 8 ms.
-  reach: TOneRosterReach,
 ): Promise<TRow[]> {
   const { key, direction } = sort;
   const order = (alias: string, keyColumn: string | null) => `${keyColumn ? `${keyColumn} ${direction}, ` : ""}${alias}.sid ${direction}`;
@@ -441,10 +447,10 @@ async function readPage(
     );
   }
   const each = `$${params.push(paging.offset + paging.limit)}`;
-  // A school's collection reads that school alone (checkParents made sure it is one the application reads).
+  // A school's collection reads that school alone, if it is one the application reads (checkParents answers 404 otherwise).
   const school = route.countIn?.institution;
   // Each institution as SQL: an element of $1 (the read's institutions), or the school if it is one of them.
-  const schoolSql = school ? `(SELECT u.id FROM unnest($1::uuid[]) AS u(id) WHERE u.id = $${params.push(school.value)}::uuid)` : null;
+  const schoolSql = school ? `(SELECT u.id FROM unnest($1::uuid[]) AS u(id) WHERE u.id = ${boundId(params, ids)(school)})` : null;
   const institutions = schoolSql ? [schoolSql] : reach.ids.map((_, i) => `($1::uuid[])[${i + 1}]`);
   const entities = ENTITIES_OF[source];
   const keyColumn = key ? `, ${key} AS sort_key` : "";
@@ -481,9 +487,9 @@ async function countMatches(db: Database, statement: TStatement, where: readonly
  * page's rows those of T (about a second earlier): a record written in between may be counted
  * before it is listed.
  */
-async function countMaintained(db: Database, counted: NonNullable<TCollectionDef["counted"]>, institutionId: TPathId | null, params: unknown[]): Promise<number> {
-  // A school of the path (its id was checked to name one of the read's schools: checkParents).
-  const institution = institutionId ? `$${params.push(institutionId.value)}::uuid` : null;
+async function countMaintained({ db, ids }: TReadContext, counted: NonNullable<TCollectionDef["counted"]>, institutionId: TPathId | null, params: unknown[]): Promise<number> {
+  // A school of the path, counted if it is one of the read's schools (checkParents answers 404 otherwise).
+  const institution = institutionId ? boundId(params, ids)(institutionId) : null;
   const entityList = `$${params.push(counted.entities)}`;
   const role = counted.role ? `$${params.push(counted.role)}::text` : null;
   const [row] = await db.sql.query<{ n: string }>(
@@ -541,15 +547,16 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   // Independent of each other: one round trip's wait, not three.
   const [reach, ids, { cut, db }] = await Promise.all([resolveOneRosterReach(client), pairwiseIds({ kind: "application", id: client.applicationId }), readMoment(database("may-lag"))]);
   const context: TReadContext = { applicationId: client.applicationId, reach, ids, baseUrl: hubBaseUrl(), cut, db };
-  await checkParents(context, route);
 
   const statement = statementFor(context, route);
   const fieldContext: TFieldContext = { toGlobal: (id) => ids.toGlobal(id) ?? id, plain: plainConditions(reach) };
   const fieldMap = fieldMapFor(FIELD_MAP_OF[kind], fieldContext);
   const where = [...statement.where];
   if (filterAst) where.push(compileFilter(filterAst, fieldMap, statement.params));
+  // Checked, though one object has no order.
+  const sort = parseSortKey(query.get("sort"), query.get("orderBy"), fieldMap);
   if (route.single) {
-    parseSortKey(query.get("sort"), query.get("orderBy"), fieldMap); // checked, though one object has no order
+    await checkParents(context, route);
     const rows = await db.sql.query<TRow>(`SELECT src.* FROM ${statement.from} ${whereSql(where)} LIMIT 1`, statement.params);
     if (rows.length === 0) throw new OneRosterError("unknownobject", `Unknown Object: ${JSON.stringify(route.single.value.slice(0, 64))}.`);
     const objects = selectFields(await shapePage(kind, rows, context), fields);
@@ -558,10 +565,14 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   }
 
   const countParams = [...statement.params];
-  const [rows, total] = await Promise.all([
-    readPage(db, route, where, statement.params, parseSortKey(query.get("sort"), query.get("orderBy"), fieldMap), paging!, reach),
+  // The path's parents are checked beside the page and its count, not before them: one round
+  // trip's wait less. Every source reads only the institutions the application reaches ($1), so
+  // the page of a path whose parent is unknown is empty, and dropped for the 404.
+  const [, rows, total] = await Promise.all([
+    checkParents(context, route),
+    readPage(context, route, where, statement.params, sort, paging!),
     filterAst === null && route.countIn && route.collection.counted
-      ? countMaintained(db, route.collection.counted, route.countIn.institution, countParams.slice(0, BASE_PARAMS))
+      ? countMaintained(context, route.collection.counted, route.countIn.institution, countParams.slice(0, BASE_PARAMS))
       : countMatches(db, statement, where, countParams),
   ]);
   const objects = selectFields(await shapePage(kind, rows, context), fields);
