@@ -437,6 +437,13 @@ class ImportRun {
     return ref;
   }
 
+  private parsedUsers: { line: number; user: ReturnType<typeof parseUser> }[] | undefined;
+
+  /** users.csv's rows as users, parsed once for planUsers and planAgents. */
+  private userRows() {
+    return (this.parsedUsers ??= this.rows("users").map(({ line, cells }) => ({ line, user: parseUser(cells) })));
+  }
+
   private async planUsers(): Promise<void> {
     const profiles = await this.tx.profile.findMany({
       where: { institutionId: { in: [...this.inSubtree] } },
@@ -449,7 +456,7 @@ class ImportRun {
       this.profilesOfPerson.set(p.personId, list);
       this.people.set(p.personId, p.person);
     }
-    const rows = this.rows("users").map((r) => ({ ...r, user: parseUser(r.cells) }));
+    const rows = this.userRows();
     // People the file names by e-mail or CPF, wherever they are in the Hub.
     const emails = [...new Set(rows.flatMap((r) => (r.user.email ? [r.user.email.toLowerCase()] : [])))];
     const cpfs = [...new Set(rows.flatMap((r) => (r.user.userIds ?? []).filter((i) => i.type.toUpperCase() === "CPF").map((i) => i.identifier.replace(/[.\-\s]/g, ""))))];
@@ -786,8 +793,7 @@ class ImportRun {
       return pendingKeys.get(ref)!;
     };
     const listed = new Set<string>();
-    for (const { line, cells } of table.rows) {
-      const u = parseUser(cells);
+    for (const { line, user: u } of this.userRows()) {
       const user = this.users.get(u.sourcedId);
       if (!user || this.removedUsers.has(u.sourcedId) || this.errorsFor("users", u.sourcedId)) continue;
       for (const agentId of u.agentSourcedIds) {
