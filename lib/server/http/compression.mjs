@@ -104,6 +104,29 @@ export function compressAhead(body, encoding) {
   return encoding === "gzip" ? gzipSync(body, { level: zlibLevel }) : deflateSync(body, { level: zlibLevel });
 }
 
+/**
+ * A complete answer as it is to be sent to `req`'s client: compressed in one call as the
+ * middleware would (encodingFor, compressAhead), with its `Content-Encoding` set, or `body` as it
+ * is. `made` holds bodies already compressed, by encoding (a kept page's): consulted and filled.
+ * @template {string | Buffer} T
+ * @param {import("node:http").IncomingMessage} req
+ * @param {import("node:http").ServerResponse} res
+ * @param {T} body
+ * @param {Map<string, Buffer>} [made]
+ * @returns {T | Buffer}
+ */
+export function encodeWhole(req, res, body, made) {
+  const encoding = encodingFor(req, res, typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
+  if (encoding === "identity") return body;
+  let encoded = made?.get(encoding);
+  if (!encoded) {
+    encoded = compressAhead(typeof body === "string" ? Buffer.from(body) : body, encoding);
+    made?.set(encoding, encoded);
+  }
+  res.setHeader("Content-Encoding", encoding);
+  return encoded;
+}
+
 /** A page bigger than this is sent as it is, past this point, rather than held in memory whole. */
 const MAX_WHOLE_BYTES = 2 * 1024 * 1024;
 
@@ -151,14 +174,9 @@ export function compressWhole(req, res) {
     hold(args[0], args[1]);
     const callback = args.find((a) => typeof a === "function");
     restore();
-    /** @type {Buffer} */
-    let body = Buffer.concat(chunks);
+    const whole = Buffer.concat(chunks);
     // Headers already written (an explicit writeHead) cannot say another encoding.
-    const encoding = res.headersSent ? "identity" : encodingFor(req, res, body.byteLength);
-    if (encoding !== "identity") {
-      body = compressAhead(body, encoding);
-      res.setHeader("Content-Encoding", encoding);
-    }
+    const body = res.headersSent ? whole : encodeWhole(req, res, whole);
     if (!res.headersSent) res.setHeader("Content-Length", body.byteLength);
     return Reflect.apply(end, res, callback ? [body, callback] : [body]);
   }));

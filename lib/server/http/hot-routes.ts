@@ -13,7 +13,7 @@ import { env } from "@/lib/env";
 import { log } from "@/lib/server/log.mjs";
 import { plainRequest, type TPlainEndpoint, type TPlainRequest } from "./plain-endpoint";
 import { CLIENT_ADDRESS_HEADER } from "./client-address.mjs";
-import { compressAhead, compressionEnabled, encodingFor } from "./compression.mjs";
+import { compressionEnabled, encodeWhole } from "./compression.mjs";
 import { pathOf, searchOf } from "./request-url.mjs";
 import { applySecurityHeaders } from "./security-headers.mjs";
 
@@ -32,7 +32,7 @@ export type THotRoute =
 
 /**
  * Serves a request. `sendsWhole`: a plain endpoint's, whose answer is one string, compressed here
- * as the middleware would (compression.mjs's encodingFor), so server.mjs does not wrap the response
+ * as the middleware would (compression.mjs's encodeWhole), so server.mjs does not wrap the response
  * in the streaming middleware first.
  */
 export type THotRouteServer = ((req: IncomingMessage, res: ServerResponse) => Promise<void>) & { sendsWhole?: true };
@@ -201,12 +201,7 @@ async function servePlain(endpoint: TPlainEndpoint, params: Record<string, strin
   applySecurityHeaders(path, (name, value) => res.setHeader(name, value));
   if (answer.json !== undefined && !res.hasHeader("content-type")) res.setHeader("Content-Type", "application/json");
   const text = answer.json !== undefined ? JSON.stringify(answer.json) : answer.text;
-  const encoding = text === undefined || !compressing() ? "identity" : encodingFor(req, res, Buffer.byteLength(text));
-  if (encoding === "identity") res.end(text);
-  else {
-    res.setHeader("Content-Encoding", encoding);
-    res.end(compressAhead(Buffer.from(text!), encoding));
-  }
+  res.end(text === undefined || !compressing() ? text : encodeWhole(req, res, text));
   // A body the endpoint did not read (or stopped reading) is discarded, keeping the connection.
   req.resume();
 }

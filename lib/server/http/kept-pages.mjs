@@ -8,7 +8,7 @@
 // changed input is a new key and a fresh render, never an old page.
 
 import { bodyChunk } from "./body-chunk.mjs";
-import { compressAhead, encodingFor } from "./compression.mjs";
+import { encodeWhole } from "./compression.mjs";
 
 /** Headers of a render that belong to one answer, not to the page: never kept. */
 const ANSWER_HEADERS = new Set(["content-encoding", "content-length", "transfer-encoding", "date", "connection", "keep-alive", "x-request-id"]);
@@ -41,14 +41,7 @@ export function createKeptPages({ maxPages = 256, maxBytes = 256 * 1024, compres
       if (!page) return false;
       res.statusCode = 200;
       for (const [name, value] of page.headers) res.setHeader(name, value);
-      const encoding = compressed ? encodingFor(req, res, page.body.byteLength) : "identity";
-      let body = page.body;
-      if (encoding !== "identity") {
-        body = page.encoded.get(encoding) ?? compressAhead(page.body, encoding);
-        page.encoded.set(encoding, body);
-        res.setHeader("Content-Encoding", encoding);
-      }
-      res.end(body);
+      res.end(compressed ? encodeWhole(req, res, page.body, page.encoded) : page.body);
       return true;
     },
     /** Keeps what is written to `res` (after this call: Next's render) once it is completely sent. */
