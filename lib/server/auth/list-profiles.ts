@@ -1,3 +1,4 @@
+import { cache } from "react";
 import { database } from "@/lib/server/db/database";
 import type { InstitutionKind, Role } from "@/lib/generated/prisma/client";
 
@@ -17,6 +18,10 @@ SELECT p.id, p.role::text AS role, json_build_object('id', i.id, 'name', i.name,
  WHERE p."personId" = $1::uuid
  ORDER BY i.name, p.role`;
 
-export async function listProfiles({ personId }: { personId: string }): Promise<ProfileSummary[]> {
-  return database().sql.query<ProfileSummary>(PROFILES_SQL, [personId], { prepared: true });
+// Read once per page render (React's cache: the layout's header and the picker read the same
+// list); everywhere else, where React keeps no request, every call reads.
+const profilesOf = cache((personId: string): Promise<ProfileSummary[]> => database().sql.query<ProfileSummary>(PROFILES_SQL, [personId], { prepared: true }));
+
+export function listProfiles({ personId }: { personId: string }): Promise<ProfileSummary[]> {
+  return profilesOf(personId);
 }
