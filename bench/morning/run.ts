@@ -32,7 +32,9 @@
 //     for the token exchange and user info (its own codes and tokens, minted beforehand).
 // Each person's answers are checked; a failed step ends that person's path and is reported.
 // CPU is the target's processes' (hub: server.mjs; floors: the floor servers) and that of the PostgreSQL
-// backends connected to the bench's databases (bench/morning/cpu.ts), read from /proc.
+// backends connected to the bench's databases (bench/morning/cpu.ts), read from /proc. Last, the
+// CPU of the layout alone: a signed-in student's not-found page, what every signed-in page costs
+// before its own content.
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -40,6 +42,7 @@ import { childEnv, freshDatabase, prepareDatabase, spawnChild, startHub, stopChi
 import { DEMO_CLIENT, hubAccessToken, hubTokenBody, sessionCookieHeader } from "../lib/hub-session";
 import { loadAverage, machineLine, RssSampler } from "../lib/load";
 import { mintPeerAccessToken, mintPeerCodes, peerBody, startOidcPeer } from "../oauth/peer-process";
+import { cpuReader } from "./cpu";
 import { morningPath, partnerSteps, STEPS, type TPathTarget, type TStep, type TTimer } from "./path";
 import { quantiles, replay, type TPass } from "./replay";
 import { setUpClass, type TMorningPerson } from "./setup";
@@ -313,6 +316,26 @@ CPU ms per path, one at a time (sum of its steps' means; server${engine === "pos
   console.log(`| the mix ${values.mix} | ${fmt(hubMix, 1)} | ${fmt(floorMix, 1)} | ${ratio(hubMix, floorMix)} |`);
 }
 
+/**
+ * What a signed-in page costs the hub before its own content: the not-found page of a signed-in
+ * student (the root layout — the header with the person's profiles, the footer — around a short
+ * message), one at a time, server and PostgreSQL CPU per page. The picker page and the gallery are
+ * this layout plus their content; their floors write neither.
+ */
+async function printLayoutAlone(pages = 200): Promise<void> {
+  const get = async () => {
+    const response = await fetch(`${hub.base}/nao-existe-na-manha`, { headers: { cookie: studentCookie, "accept-encoding": "br" }, redirect: "manual" });
+    const text = await response.text();
+    if (response.status !== 404 || !text.includes("/meus-dados")) throw new Error(`layout alone: ${response.status}, not a signed-in not-found page`);
+  };
+  for (let i = 0; i < 50; i++) await get();
+  const reader = cpuReader(pids.hub, databases.hub);
+  const before = reader.read();
+  for (let i = 0; i < pages; i++) await get();
+  const used = reader.delta(before, reader.read());
+  console.log(`\nThe layout alone (a signed-in student's not-found page, ${pages} one at a time): ${fmt(used.server / pages, 2)} ms of server CPU + ${fmt(used.postgres / pages, 2)} ms of PostgreSQL per page.`);
+}
+
 // --- Run ----------------------------------------------------------------------------------------
 
 const rss = new RssSampler(hub.server.pid!);
@@ -337,6 +360,7 @@ try {
     printPasses(passes);
     all.push(...passes);
   }
+  await printLayoutAlone();
 } finally {
   const memory = rss.stop();
   console.log(`\n${new Date().toISOString()}: mix (password : card : teacher) ${values.mix}; hub RSS ${memory.first} → ${memory.max} MB at most; load average at the start ${loadAtStart}, at the end ${loadAverage()}`);
