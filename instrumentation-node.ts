@@ -14,7 +14,7 @@ export async function registerNode(): Promise<void> {
     import("@/app/manager/v1/summary/[orgId]/route"),
     import("@/app/ims/oneroster/rostering/v1p2/[[...path]]/route"),
     import("@/lib/server/oauth/authorization-http"),
-    import("@/app/lti13/authorize/route"),
+    import("@/lib/server/lti13/authorize-http"),
     import("@/lib/server/cards/respond-card-sign-in"),
     import("@/lib/server/auth/sign-in-page-key"),
     import("@/app/perfil/escolher/route"),
@@ -34,8 +34,8 @@ export async function registerNode(): Promise<void> {
     { method: "OPTIONS", path: "/users/v1/users/info", endpoint: userInfo.userInfoOptions },
     { method: "GET", path: /^\/launch\/(?<placementId>[^/]+)$/, endpoint: launchPage },
     // An LTI 1.3 tool's authentication request, right after its launch (issue #45).
-    { method: "GET", path: "/lti13/authorize", handler: (request) => lti13Authorize.GET(request) },
-    { method: "POST", path: "/lti13/authorize", handler: (request) => lti13Authorize.POST(request) },
+    { method: "GET", path: "/lti13/authorize", endpoint: lti13Authorize.lti13AuthorizeGet },
+    { method: "POST", path: "/lti13/authorize", endpoint: lti13Authorize.lti13AuthorizePost },
     // A teacher's choice of profile after signing in, at the bell (issue #45).
     { method: "POST", path: "/perfil/escolher", handler: (request) => chooseProfile.POST(request) },
     // A card's QR code, at the bell (issue #45); /cracha/recusado is the refusal's page, Next's.

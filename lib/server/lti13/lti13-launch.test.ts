@@ -11,7 +11,10 @@ import { listPublicJwks } from "@/lib/server/oauth/signing-keys";
 import { setupTestDatabase } from "@/test/database";
 import { createSchool, createTestTool, placeTool, shareWithTool, type TSchool } from "@/test/fixtures/launch";
 import { partnerIdOf, toolPartner } from "@/test/fixtures/pairwise";
+import { sealSession, sessionCookie } from "@/lib/server/auth/session-cookie";
+import { plainRequest } from "@/lib/server/http/plain-endpoint";
 import { authorizeLti13, Lti13AuthorizationError } from "./authorize-lti13";
+import { lti13AuthorizeGet, lti13AuthorizePost } from "./authorize-http";
 
 process.env.HUB_BASE_URL = "https://hub.example.org";
 process.env.HUB_SECRET = "lti13-test-secret-lti13-test-secret";
@@ -168,5 +171,65 @@ describe("LTI 1.3 launch of a placement", () => {
       { now: () => Math.floor(Date.now() / 1000), lookupSecret: async () => tool.secret, rememberNonce: async () => true },
     );
     expect(verified.ok).toBe(true);
+  });
+});
+
+describe("the authentication request over HTTP (authorize-http.ts, also served beside Next)", () => {
+  /** A request as server.mjs hands it to the endpoint: headers, a body read up to a limit, the query. */
+  const request = (headers: Record<string, string>, body = "", query = "") =>
+    plainRequest((name) => headers[name.toLowerCase()] ?? null, (maxBytes) => Promise.resolve(Buffer.byteLength(body) > maxBytes ? null : body), query);
+
+  async function launchOfStudent() {
+    const { tool } = await createLti13Tool();
+    const placement = await placeTool({ toolId: tool.id, institutionId: s.schoolId });
+    return buildLaunch({ placementId: placement.id, profile: s.student });
+  }
+
+  async function studentCookie() {
+    const { personId } = await db().profile.findUniqueOrThrow({ where: { id: s.student.id }, select: { personId: true } });
+    return `${sessionCookie().name}=${await sealSession({ sub: personId, profileId: s.student.id })}`;
+  }
+
+  it("GET with the student's session: the id_token form post to the tool; without one: to sign-in, back to the same request", async () => {
+    const params = authenticationRequest(await launchOfStudent());
+    const signedIn = await lti13AuthorizeGet(request({ cookie: await studentCookie() }, "", params.toString()));
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.headers["Content-Type"]).toBe("text/html; charset=utf-8");
+    expect(signedIn.text).toContain(`action="${REDIRECT}"`);
+    expect(signedIn.text).toContain('name="id_token"');
+
+    const anonymous = await lti13AuthorizeGet(request({}, "", authenticationRequest(await launchOfStudent()).toString()));
+    expect(anonymous.status).toBe(303);
+    const location = new URL(anonymous.headers.Location!);
+    expect(location.pathname).toBe("/login");
+    expect(location.searchParams.get("callbackUrl")).toMatch(/^\/lti13\/authorize\?scope=openid&/);
+  });
+
+  it("POST: a form in any case of its media type; another type is a 415 page, a body over 64 KiB a 413 page", async () => {
+    const params = authenticationRequest(await launchOfStudent());
+    const form = await lti13AuthorizePost(request({ cookie: await studentCookie(), "content-type": "Application/X-WWW-Form-Urlencoded; charset=UTF-8" }, params.toString()));
+    expect([form.status, form.text?.includes('name="id_token"')]).toEqual([200, true]);
+
+    const json = await lti13AuthorizePost(request({ "content-type": "application/json" }, JSON.stringify(Object.fromEntries(params))));
+    expect(json.status).toBe(415);
+    expect(json.text).toContain("application/x-www-form-urlencoded");
+    const big = await lti13AuthorizePost(request({ "content-type": "application/x-www-form-urlencoded" }, `${params.toString()}&pad=${"x".repeat(64 * 1024)}`));
+    expect(big.status).toBe(413);
+    expect(big.text).toContain("64 KiB");
+  });
+
+  it("a cross-site POST without the session cookie is posted again from a page of the hub, with the same fields", async () => {
+    const params = authenticationRequest(await launchOfStudent());
+    const answer = await lti13AuthorizePost(request({ "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "cross-site" }, params.toString()));
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain('action="https://hub.example.org/lti13/authorize"');
+    expect(answer.text).toContain(`value="${params.get("nonce")!}"`);
+  });
+
+  it("a refused request is a page with its status, in Portuguese", async () => {
+    const answer = await lti13AuthorizeGet(request({ cookie: await studentCookie() }, "", authenticationRequest(await launchOfStudent(), { redirect_uri: "https://evil.example/" }).toString()));
+    expect(answer.status).toBe(400);
+    expect(answer.headers["Content-Type"]).toBe("text/html; charset=utf-8");
+    expect(answer.text).toContain('lang="pt-BR"');
   });
 });
