@@ -17,7 +17,7 @@ export async function registerNode(): Promise<void> {
     import("@/lib/server/lti13/authorize-http"),
     import("@/lib/server/cards/respond-card-sign-in"),
     import("@/lib/server/auth/sign-in-page-key"),
-    import("@/app/perfil/escolher/route"),
+    import("@/lib/server/auth/choose-profile-endpoint"),
   ]);
   registerShutdownTask(flushAccessLogs);
   await registerWebhookMetrics();
@@ -37,7 +37,7 @@ export async function registerNode(): Promise<void> {
     { method: "GET", path: "/lti13/authorize", endpoint: lti13Authorize.lti13AuthorizeGet },
     { method: "POST", path: "/lti13/authorize", endpoint: lti13Authorize.lti13AuthorizePost },
     // A teacher's choice of profile after signing in, at the bell (issue #45).
-    { method: "POST", path: "/perfil/escolher", handler: (request) => chooseProfile.POST(request) },
+    { method: "POST", path: "/perfil/escolher", endpoint: chooseProfile.chooseProfileEndpoint },
     // A card's QR code, at the bell (issue #45); /cracha/recusado is the refusal's page, Next's.
     { method: "GET", path: /^\/cracha\/(?!recusado$)(?<token>[^/]+)$/, endpoint: respondCardSignIn },
     // A partner's sync: pages, and whole feeds streamed through the bridge (issue #24).

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { resetEnvCache } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { handleFormPost, seeOther } from "./form-post";
+import { formPostEndpoint, handleFormPost, seeOther } from "./form-post";
+import { routeHandler } from "./plain-endpoint";
 
 const BASE = "http://hub.test";
 const FORM = "application/x-www-form-urlencoded";
@@ -40,7 +41,25 @@ const unreachable = async (): Promise<Response> => {
   throw new Error("the handler must not run");
 };
 
-describe("handleFormPost's refusals", () => {
+type THandler = (form: URLSearchParams) => Promise<Response>;
+
+/**
+ * The two ways a form post is received: a route handler's (handleFormPost), and a plain endpoint's
+ * (formPostEndpoint, which server.mjs serves beside Next), here adapted to a Request and Response.
+ */
+const WAYS: Record<string, (request: NextRequest, handler: THandler) => Promise<Response>> = {
+  handleFormPost,
+  formPostEndpoint: (request, handler) =>
+    routeHandler(
+      formPostEndpoint(async (form) => {
+        const response = await handler(form);
+        return { status: response.status, headers: Object.fromEntries(response.headers) };
+      }),
+    )(request),
+};
+
+describe.each(Object.keys(WAYS))("%s's refusals", (way) => {
+  const handleFormPost = WAYS[way]!;
   it("a post from another origin: 403, the page says it came from another address and links to sign-in at the base URL", async () => {
     const posts: Record<string, string>[] = [{ origin: "http://127.0.0.1:3000", "content-type": FORM }, { origin: "https://evil.example", "content-type": FORM }, { "content-type": FORM }, { "sec-fetch-site": "cross-site", "content-type": FORM }];
     for (const headers of posts) {

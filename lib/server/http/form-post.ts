@@ -2,41 +2,64 @@ import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { RETRY_AFTER_SECONDS, type AppErrorCode } from "@/lib/errors";
 import { reportError } from "@/lib/server/http/error-response";
-import { htmlResponse } from "@/lib/server/launch/html";
+import { htmlAnswer } from "@/lib/server/launch/html";
 import { errorPage, homeLink, otherAddressPage, signInLink, type TErrorPage } from "./html-page.mjs";
-import { readRequestBody } from "./read-request-body";
+import { fromWebRequest, toWebResponse, type TPlainEndpoint, type TPlainRequest, type TPlainResponse } from "./plain-endpoint";
 import { mediaType } from "./media-type";
 import { isSameOriginPost } from "./same-origin";
 
 const FORM_MAX_BYTES = 16 * 1024;
 
 /**
- * A plain HTML form post (`application/x-www-form-urlencoded`), the way the hub's sign-in and
- * profile forms arrive with or without JavaScript: same-origin only, bounded, parsed once.
- * The handler answers with a redirect (see `seeOther`). A refusal, or an error the handler throws,
- * is a page in Portuguese with the same status (formRefusal): a person submitted the form, and the
- * browser would show JSON as it is.
+ * What a form post brings once checked: the form, or the refusal page for it. A plain HTML form post
+ * (`application/x-www-form-urlencoded`), the way the hub's sign-in and profile forms arrive with
+ * or without JavaScript: same-origin only (`requestOrigin`: the origin it was served on), bounded,
+ * parsed once.
  */
-export async function handleFormPost(request: NextRequest, handler: (form: URLSearchParams) => Promise<Response>): Promise<Response> {
+async function receiveForm(request: TPlainRequest, requestOrigin: string): Promise<URLSearchParams | TErrorPage> {
   const base = env().HUB_BASE_URL;
-  if (!isSameOriginPost(request.headers, request.nextUrl.origin)) return formRefusal(otherAddressPage(base));
-  if (mediaType(request.headers.get("content-type")) !== "application/x-www-form-urlencoded") {
-    return formRefusal({
+  if (!isSameOriginPost({ get: (name) => request.header(name) }, requestOrigin)) return otherAddressPage(base);
+  if (mediaType(request.header("content-type")) !== "application/x-www-form-urlencoded") {
+    return {
       status: 415,
       title: TITLES.unsupported_media_type,
       text: "O Hub recebe formulários somente no formato de um formulário HTML (application/x-www-form-urlencoded). Nada foi alterado.",
       link: homeLink(base),
-    });
+    };
   }
+  const body = await request.text(FORM_MAX_BYTES);
+  if (body === null) return { status: 413, title: TITLES.payload_too_large, text: "O formulário passa do limite de 16 KiB do Hub. Nada foi alterado.", link: homeLink(base) };
+  return new URLSearchParams(body);
+}
+
+/**
+ * A form post to a route handler: `handler` answers with a redirect (see `seeOther`). A refusal,
+ * or an error the handler throws, is a page in Portuguese with the same status (formRefusal): a
+ * person submitted the form, and the browser would show JSON as it is.
+ */
+export async function handleFormPost(request: NextRequest, handler: (form: URLSearchParams) => Promise<Response>): Promise<Response> {
   try {
-    const body = await readRequestBody(request, FORM_MAX_BYTES);
-    if (body === null) {
-      return formRefusal({ status: 413, title: TITLES.payload_too_large, text: "O formulário passa do limite de 16 KiB do Hub. Nada foi alterado.", link: homeLink(base) });
-    }
-    return await handler(new URLSearchParams(body));
+    const form = await receiveForm(fromWebRequest(request), request.nextUrl.origin);
+    return form instanceof URLSearchParams ? await handler(form) : toWebResponse(formRefusal(form));
   } catch (error) {
     return errorPageResponse(error);
   }
+}
+
+/**
+ * The same for a plain endpoint, which server.mjs serves beside Next on HUB_BASE_URL's origin (its
+ * base-URL redirect sends a request for another host there first): `handler` answers with a
+ * redirect (seeOtherAnswer).
+ */
+export function formPostEndpoint(handler: (form: URLSearchParams, request: TPlainRequest) => Promise<TPlainResponse>): TPlainEndpoint {
+  return async (request) => {
+    try {
+      const form = await receiveForm(request, new URL(env().HUB_BASE_URL).origin);
+      return form instanceof URLSearchParams ? await handler(form, request) : formRefusal(form);
+    } catch (error) {
+      return errorPageAnswer(error);
+    }
+  };
 }
 
 /**
@@ -44,13 +67,17 @@ export async function handleFormPost(request: NextRequest, handler: (form: URLSe
  * sign-in's): its status and the app's message, a link to sign in (401) or home, the request id of
  * an unexpected error, Retry-After on a 503. Logged once when unexpected (reportError).
  */
-export function errorPageResponse(error: unknown): Response {
+export function errorPageAnswer(error: unknown): TPlainResponse {
   const base = env().HUB_BASE_URL;
   const { appError, requestId } = reportError(error);
   const page = { status: appError.status, title: TITLES[appError.code], text: appError.message, detail: requestId };
-  const response = formRefusal({ ...page, link: appError.code === "unauthorized" ? signInLink(base) : homeLink(base) });
-  if (appError.code === "unavailable") response.headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
-  return response;
+  const answer = formRefusal({ ...page, link: appError.code === "unauthorized" ? signInLink(base) : homeLink(base) });
+  return appError.code === "unavailable" ? { ...answer, headers: { ...answer.headers, "Retry-After": String(RETRY_AFTER_SECONDS) } } : answer;
+}
+
+/** errorPageAnswer as a Response. */
+export function errorPageResponse(error: unknown): Response {
+  return toWebResponse(errorPageAnswer(error));
 }
 
 /** What a person reads as the heading of a form's refusal, per error code. */
@@ -68,12 +95,17 @@ const TITLES: Record<AppErrorCode, string> = {
 };
 
 /** The refusal page, never cached (it may answer a sign-in). */
-function formRefusal(page: TErrorPage): Response {
+function formRefusal(page: TErrorPage): TPlainResponse {
   const { html, csp } = errorPage(page);
-  return htmlResponse(html, { status: page.status, csp });
+  return htmlAnswer(html, { status: page.status, csp });
 }
 
 /** 303 See Other to a path of the hub: the browser follows with a GET (RFC 9110 §15.4.4). */
+export function seeOtherAnswer(location: string): TPlainResponse {
+  return { status: 303, headers: { Location: location, "Cache-Control": "no-store" } };
+}
+
+/** seeOtherAnswer as a NextResponse, whose cookies a handler may set (writeSession). */
 export function seeOther(location: string): NextResponse {
-  return new NextResponse(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });
+  return new NextResponse(null, seeOtherAnswer(location));
 }

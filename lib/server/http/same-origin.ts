@@ -6,7 +6,7 @@ import { env } from "@/lib/env";
  * when it comes from the hub's own pages, as served (`requestOrigin`) or as configured
  * (HUB_BASE_URL). A request that carries neither header did not come from a hub page.
  */
-export function isSameOriginPost(headers: Headers, requestOrigin: string): boolean {
+export function isSameOriginPost(headers: Pick<Headers, "get">, requestOrigin: string): boolean {
   const origin = headers.get("origin");
   if (origin) return origin === requestOrigin || origin === new URL(env().HUB_BASE_URL).origin;
   return headers.get("sec-fetch-site") === "same-origin";
