@@ -203,7 +203,7 @@ describe.runIf(onPostgres)("the Data API on a streaming replica, replay paused a
     await t.db.prisma.applicationAccess.updateMany({ where: { applicationId: partner.applicationId }, data: { oneRoster: true } });
     await until(readsFromReplica, 20_000, "the replica to be within the bound");
     const translate = await pairwiseIds({ kind: "application", id: partner.applicationId });
-    const client = { applicationId: partner.applicationId, edtechId: partner.edtechId, clientId: "replica", scopes: new Set(ALL_ONEROSTER_SCOPES) };
+    const client = { clientId: partner.clientId, scopes: new Set(ALL_ONEROSTER_SCOPES) };
     const received = new Set<string>();
     let since: string | null = null;
     /** Every page of users?filter=dateLastModified>'since' by dateLastModified, then since = the newest seen. */

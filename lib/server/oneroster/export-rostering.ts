@@ -6,11 +6,12 @@ import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { database } from "@/lib/server/db/database";
 import { readsMayLag } from "@/lib/server/db/replicas";
 import { hubBaseUrl, readMoment, shapePage, statementFor, whereSql, writeAccessLog, type TReadContext, type TRow } from "./read-rostering";
-import { resolveOneRosterReach, resolveSubtreeReach } from "./resolve-oneroster-reach";
+import { resolveOneRosterReach, resolveSubtreeReach, type TOneRosterReach } from "./resolve-oneroster-reach";
 import { collectionDef, type TCollectionName } from "./rostering-routes";
+import { applicationGone } from "./verify-bearer";
 
 /** Who exports: an application (what OneRoster shows it) or an institution's manager (its subtree, in plain, with the Hub's ids). */
-export type TExportViewer = { kind: "application"; applicationId: string; edtechId: string } | { kind: "manager"; institutionId: string };
+export type TExportViewer = { kind: "application"; clientId: string } | { kind: "manager"; institutionId: string };
 
 export type TExportCollection = Extract<TCollectionName, "orgs" | "academicSessions" | "courses" | "classes" | "enrollments" | "users" | "demographics">;
 
@@ -26,17 +27,21 @@ export const EXPORT_CHUNK = 1000;
 /** The Hub's own ids: a manager's export names records as the Hub does. */
 const HUB_IDS: Pick<TPairwiseIds, "toPartnerMany" | "toGlobal"> = { toPartnerMany: (ids) => [...ids], toGlobal: (id) => id };
 
+/** What an application exports: its reach, under its ids; a 401 when it no longer exists. */
+async function applicationView(clientId: string): Promise<{ applicationId: string; reach: TOneRosterReach; ids: Pick<TPairwiseIds, "toPartnerMany" | "toGlobal"> }> {
+  const found = await resolveOneRosterReach({ clientId });
+  if (!found) throw applicationGone();
+  return { applicationId: found.application.id, reach: found.reach, ids: await pairwiseIds({ kind: "application", id: found.application.id }) };
+}
+
 /** Opens an export at one cut: every collection of it shows the same moment of the school's data. */
 export async function openRosteringExport(viewer: TExportViewer): Promise<TRosteringExport> {
-  const [reach, ids] =
-    viewer.kind === "application"
-      ? await Promise.all([resolveOneRosterReach(viewer), pairwiseIds({ kind: "application", id: viewer.applicationId })])
-      : [await resolveSubtreeReach(viewer.institutionId), HUB_IDS];
+  const { applicationId, reach, ids } = viewer.kind === "application" ? await applicationView(viewer.clientId) : { applicationId: "", reach: await resolveSubtreeReach(viewer.institutionId), ids: HUB_IDS };
   // One server for the whole export, chosen once: a replica within the lag bound that has replayed
   // everything before the primary's moment T, or the primary (readMoment).
   const { cut, db } = await readsMayLag(async () => readMoment(database("may-lag")));
   const context: TReadContext = {
-    applicationId: viewer.kind === "application" ? viewer.applicationId : "",
+    applicationId,
     reach,
     ids,
     baseUrl: hubBaseUrl(),

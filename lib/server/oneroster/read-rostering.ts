@@ -34,7 +34,7 @@ import { PROFILE_ROLES, type TPersonalAttribute } from "@/lib/validations/data-a
 import { resolveOneRosterReach, type TOneRosterReach } from "./resolve-oneroster-reach";
 import { collectionDef, rosteringRoute, SELECTABLE_FIELDS, type TCollectionDef, type TCondition, type TObjectKind, type TPathId, type TRosteringRoute } from "./rostering-routes";
 import { BASE_PARAMS, ENTITIES_OF, fieldMapFor, READ_BY_INSTITUTION, sourceSql, TOMBSTONE_DAYS, tombstoneCountSql, type TFieldContext, type TFieldMapName, type TInstitutionScope } from "./rostering-sources";
-import { bearerChallenge, requireScope, verifyOneRosterBearer, type TOneRosterClient } from "./verify-bearer";
+import { applicationGone, bearerChallenge, requireScope, verifyOneRosterBearer, type TOneRosterClient } from "./verify-bearer";
 
 /** Up to this many (institution, entity) scans a page merges in one statement's Merge Append; past it, lateral scans. */
 const MAX_MERGED_SCANS = 64;
@@ -544,9 +544,12 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   const filterAst = filterText === null ? null : parseFilter(filterText);
   const paging = route.single ? null : parsePaging(query.get("limit"), query.get("offset"), { maxLimit: MAX_LIMIT });
 
-  // Independent of each other: one round trip's wait, not three.
-  const [reach, ids, { cut, db }] = await Promise.all([resolveOneRosterReach(client), pairwiseIds({ kind: "application", id: client.applicationId }), readMoment(database("may-lag"))]);
-  const context: TReadContext = { applicationId: client.applicationId, reach, ids, baseUrl: hubBaseUrl(), cut, db };
+  // Independent of each other: one round trip's wait, not two.
+  const [found, { cut, db }] = await Promise.all([resolveOneRosterReach(client), readMoment(database("may-lag"))]);
+  if (!found) throw applicationGone();
+  const { application, reach } = found;
+  const ids = await pairwiseIds({ kind: "application", id: application.id });
+  const context: TReadContext = { applicationId: application.id, reach, ids, baseUrl: hubBaseUrl(), cut, db };
 
   const statement = statementFor(context, route);
   const fieldContext: TFieldContext = { toGlobal: (id) => ids.toGlobal(id) ?? id, plain: plainConditions(reach) };

@@ -41,29 +41,55 @@ interface TRow {
   oneRoster: boolean | null;
 }
 
-const ROOTS = `ANY(ARRAY(SELECT a."institutionId" FROM "ApplicationAccess" a WHERE a."applicationId" = $1::uuid))`;
+/** The application, from the `app` CTE of REACH_SQL. */
+const APP = `(SELECT app.id FROM app)`;
+const ROOTS = `ANY(ARRAY(SELECT a."institutionId" FROM "ApplicationAccess" a WHERE a."applicationId" = ${APP}))`;
 
-// The institutions the application's rule rows stand at, their ancestors (where a contract may
-// be) and their descendants (which the rows cover), each with the application's row there.
+// The application whose client id is $1 and, as before, the institutions its rule rows stand at,
+// their ancestors (where a contract may be) and their descendants (which the rows cover), each
+// with the application's row there. The application is looked up here, not by the bearer check
+// before it: one round trip less per read. Each row carries the application; one row without an
+// institution when it reaches none, none when the application no longer exists.
 const REACH_SQL = `
-WITH RECURSIVE ${treeCte("up", ROOTS)}, ${treeCte("down", ROOTS)},
-t AS (SELECT id, depth FROM up UNION ALL SELECT id, depth FROM down)
+WITH RECURSIVE app AS (SELECT a.id, a."edtechId" FROM "OAuthApplication" a WHERE a."clientId" = $1),
+${treeCte("up", ROOTS)}, ${treeCte("down", ROOTS)},
+t AS (SELECT id, depth FROM up UNION ALL SELECT id, depth FROM down),
+reach AS (
 SELECT i.id, i.name, i.kind::text AS kind, i."parentId", i."updatedAt",
-       EXISTS (SELECT 1 FROM "EdtechLink" l WHERE l."institutionId" = i.id AND l."edtechId" = $2::uuid) AS linked,
+       EXISTS (SELECT 1 FROM "EdtechLink" l WHERE l."institutionId" = i.id AND l."edtechId" = (SELECT app."edtechId" FROM app)) AS linked,
        a."allowedAttributes", a."anonymizedAttributes", a."roleOverrides", a."oneRoster"
   FROM (SELECT DISTINCT id FROM t) r
   JOIN "Institution" i ON i.id = r.id
-  LEFT JOIN "ApplicationAccess" a ON a."institutionId" = i.id AND a."applicationId" = $1::uuid`;
+  LEFT JOIN "ApplicationAccess" a ON a."institutionId" = i.id AND a."applicationId" = ${APP})
+SELECT app.id AS "applicationId", app."edtechId", reach.* FROM app LEFT JOIN reach ON true`;
 
 type TLevel = { id: string; linked: boolean; rule: (TRuleSettings & { oneRoster: boolean }) | null };
 
-/** The institutions `application` reads through OneRoster now (read on every request: a changed rule holds on the next call). */
-export async function resolveOneRosterReach(application: { applicationId: string; edtechId: string }): Promise<TOneRosterReach> {
-  const [rows] = await Promise.all([
-    database().sql.query<TRow>(REACH_SQL, [application.applicationId, application.edtechId], { prepared: true }),
+/** An application, and what it reads through OneRoster. */
+export interface TApplicationReach {
+  application: { id: string; edtechId: string };
+  reach: TOneRosterReach;
+}
+
+/**
+ * The application with this client id and the institutions it reads through OneRoster now (read
+ * on every request: a changed rule holds on the next call); null when the application no longer
+ * exists.
+ */
+export async function resolveOneRosterReach({ clientId }: { clientId: string }): Promise<TApplicationReach | null> {
+  const [found] = await Promise.all([
+    database().sql.query<(TRow | { [K in keyof TRow]: null }) & { applicationId: string; edtechId: string }>(REACH_SQL, [clientId], { prepared: true }),
     // The rule's pseudonyms are made synchronously from the identity roots (ADR 014).
     loadIdentityRoots(),
   ]);
+  const [first] = found;
+  if (!first) return null;
+  const rows = found.filter((row): row is TRow & { applicationId: string; edtechId: string } => row.id !== null);
+  return { application: { id: first.applicationId, edtechId: first.edtechId }, reach: reachOf(rows) };
+}
+
+/** The institutions read, from the reach's rows: where the rule that applies has OneRoster on and the edtech a contract on the chain. */
+function reachOf(rows: TRow[]): TOneRosterReach {
   const byId = new Map(rows.map((row) => [row.id, row]));
   const levels = new Map<string, TLevel>(
     rows.map((row) => {

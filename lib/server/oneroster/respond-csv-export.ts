@@ -14,7 +14,7 @@ export async function respondCsvExport(authorization: string | null): Promise<Re
     requireScope(client, [ONEROSTER_SCOPES.roster, ONEROSTER_SCOPES.rosterCore]);
     // As the REST binding's demographics endpoint: roster.readonly is "all of the read operations (excluding demographics)".
     const demographics = client.scopes.has(ONEROSTER_SCOPES.rosterDemographics);
-    const source = await openRosteringExport({ kind: "application", applicationId: client.applicationId, edtechId: client.edtechId });
+    const source = await openRosteringExport({ kind: "application", clientId: client.clientId });
     return rosteringZipResponse(source, { demographics, name: client.clientId });
   } catch (error) {
     const refusal = oneRosterRefusal(error, "OneRoster CSV export failed");

@@ -12,6 +12,8 @@ import { createTestApp, TEST_ISSUER, type TTestApp } from "@/test/fixtures/oauth
 import { setupTestDatabase } from "@/test/database";
 import { createInstitution } from "@/lib/server/institutions/create-institution";
 import { handleOneRosterTokenRequest } from "./handle-oneroster-token-request";
+import { readRostering } from "./read-rostering";
+import { respondCsvExport } from "./respond-csv-export";
 import { bearerChallenge, requireScope, verifyOneRosterBearer, type TOneRosterClient } from "./verify-bearer";
 
 setupTestDatabase();
@@ -53,12 +55,9 @@ async function expectUnauthorised(header: string | null): Promise<OneRosterError
 }
 
 describe("verifyOneRosterBearer", () => {
-  it("a token of the token endpoint names its application and scopes", async () => {
+  it("a token of the token endpoint names its application's client id and its scopes", async () => {
     const client = await verifyOneRosterBearer(`Bearer ${await issued()}`);
-    expect(client).toEqual({
-      applicationId: app.id, edtechId: app.edtechId, clientId: app.clientId,
-      scopes: new Set([ONEROSTER_SCOPES.rosterCore, ONEROSTER_SCOPES.roster, ONEROSTER_SCOPES.rosterDemographics]),
-    });
+    expect(client).toEqual({ clientId: app.clientId, scopes: new Set([ONEROSTER_SCOPES.rosterCore, ONEROSTER_SCOPES.roster, ONEROSTER_SCOPES.rosterDemographics]) });
     // The scheme is case-insensitive (RFC 7235 §2.1).
     expect((await verifyOneRosterBearer(`bearer ${await issued()}`)).clientId).toBe(app.clientId);
   });
@@ -116,20 +115,28 @@ describe("verifyOneRosterBearer", () => {
     await expectUnauthorised(`Bearer ${idToken}`);
   });
 
-  it("the application was deleted after the token was issued: 401", async () => {
+  it("the application was deleted after the token was issued: its reads are 401, its export too", async () => {
     const gone = await createTestApp("Apagada");
     const network = (await createInstitution({ name: "Rede Apagada", kind: "network" })).id;
     await db().edtechLink.create({ data: { institutionId: network, edtechId: gone.edtechId } });
     await db().applicationAccess.create({ data: { institutionId: network, applicationId: gone.id, allowedAttributes: [], anonymizedAttributes: [], oneRoster: true } });
     const token = await issued(gone);
-    expect((await verifyOneRosterBearer(`Bearer ${token}`)).applicationId).toBe(gone.id);
+    const authorization = `Bearer ${token}`;
+    const read = () => readRostering({ segments: ["orgs"], query: new URLSearchParams(), authorization });
+    expect((await read()).status).toBe(200);
     await db().oAuthApplication.delete({ where: { id: gone.id } });
-    await expectUnauthorised(`Bearer ${token}`);
+    // The token still verifies: whether its application exists is read with what it reaches.
+    expect((await verifyOneRosterBearer(authorization)).clientId).toBe(gone.clientId);
+    const refused = await read();
+    expect([refused.status, refused.headers["WWW-Authenticate"]]).toEqual([401, expect.stringContaining('error="invalid_token"')]);
+    expect(JSON.stringify(refused.body)).toContain("no longer exists");
+    const exported = await respondCsvExport(authorization);
+    expect(exported.status).toBe(401);
   });
 });
 
 describe("requireScope", () => {
-  const client = (scopes: string[]): TOneRosterClient => ({ applicationId: app.id, edtechId: app.edtechId, clientId: app.clientId, scopes: new Set(scopes) as TOneRosterClient["scopes"] });
+  const client = (scopes: string[]): TOneRosterClient => ({ clientId: app.clientId, scopes: new Set(scopes) as TOneRosterClient["scopes"] });
   const core = [ONEROSTER_SCOPES.rosterCore, ONEROSTER_SCOPES.roster];
   const demographics = [ONEROSTER_SCOPES.rosterDemographics, ONEROSTER_SCOPES.roster];
 

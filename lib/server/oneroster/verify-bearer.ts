@@ -12,13 +12,11 @@ import { OAuthError } from "@/lib/oauth/errors";
 import { verifyAccessToken } from "@/lib/oauth/jwt";
 import { formatScopes, scopesOfClaim, type TOneRosterScope } from "@/lib/oneroster/scopes";
 import { OneRosterError } from "@/lib/oneroster/status";
-import { findApplication } from "@/lib/server/oauth/find-application";
 import { ourTokenVerification } from "@/lib/server/oauth/signing-keys";
 import { oneRosterAudience } from "./handle-oneroster-token-request";
 
+/** What a verified token says: the application's client id and the scopes granted. */
 export interface TOneRosterClient {
-  applicationId: string;
-  edtechId: string;
   clientId: string;
   scopes: ReadonlySet<TOneRosterScope>;
 }
@@ -41,7 +39,11 @@ const unauthorised = (description: string) => refusal("unauthorisedrequest", des
 /** RFC 6750 §2.1: `Bearer` (any case, RFC 7235 §2.1) and one b64token. */
 const BEARER = /^bearer[ \t]+([A-Za-z0-9\-._~+/]+=*)$/i;
 
-/** The client a OneRoster request's Authorization header names, or a 401 OneRosterError thrown. */
+/**
+ * The client a OneRoster request's Authorization header names, or a 401 OneRosterError thrown. The
+ * token alone is checked here, with no statement: whether its application still exists is read
+ * with the application's reach (resolveOneRosterReach), which answers applicationGone() when not.
+ */
 export async function verifyOneRosterBearer(authorizationHeader: string | null): Promise<TOneRosterClient> {
   const header = authorizationHeader?.trim() ?? "";
   if (header === "") throw refusal("unauthorisedrequest", "No access token: send Authorization: Bearer <token> from /ims/oneroster/token.", { kind: "no_token" });
@@ -54,10 +56,11 @@ export async function verifyOneRosterBearer(authorizationHeader: string | null):
   const audience = oneRosterAudience();
   const forUs = typeof claims.aud === "string" ? claims.aud === audience : claims.aud.length === 1 && claims.aud[0] === audience;
   if (!forUs || claims.sub !== claims.client_id) throw unauthorised("The access token was not issued for the OneRoster API.");
-  const application = await findApplication({ clientId: claims.client_id });
-  if (!application) throw unauthorised("The application of this access token no longer exists.");
-  return { applicationId: application.id, edtechId: application.edtechId, clientId: application.clientId, scopes: scopesOfClaim(claims.scope) };
+  return { clientId: claims.client_id, scopes: scopesOfClaim(claims.scope) };
 }
+
+/** The 401 for a token whose application was deleted after it was issued. */
+export const applicationGone = () => unauthorised("The application of this access token no longer exists.");
 
 /** Throws a 403 OneRosterError unless the token carries one of `anyOf` (the scopes the binding gives the endpoint). */
 export function requireScope(client: TOneRosterClient, anyOf: readonly TOneRosterScope[]): void {

@@ -51,7 +51,7 @@ describe("a sandbox network", () => {
 
   it("is readable through OneRoster 1.2 too: its two schools and their students", async () => {
     await waitForOneRosterCut();
-    const client = { applicationId: partner.applicationId, edtechId: developer.edtechId, clientId: "sandbox", scopes: new Set(ALL_ONEROSTER_SCOPES) };
+    const client = { clientId: partner.clientId, scopes: new Set(ALL_ONEROSTER_SCOPES) };
     const schools = await readRosteringAs(client, { segments: ["schools"], query: new URLSearchParams() });
     expect(schools.status).toBe(200);
     expect((schools.body as { orgs: { name: string }[] }).orgs.map((o) => o.name).sort(), JSON.stringify(schools.body)).toEqual(["Escola Sandbox Norte · Edtech Areia", "Escola Sandbox Sul · Edtech Areia"]);
