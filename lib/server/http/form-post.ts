@@ -47,8 +47,9 @@ export async function handleFormPost(request: NextRequest, handler: (form: URLSe
 }
 
 /**
- * The same for a plain endpoint, which server.mjs serves beside Next on HUB_BASE_URL's origin (its
- * base-URL redirect sends a request for another host there first): `handler` answers with a
+ * The same for a plain endpoint, which server.mjs serves beside Next. Its origin is HUB_BASE_URL's,
+ * as the hot routes' requests are: a page asked for at another host is sent there before it is
+ * shown (base-url-redirect.mjs), so the hub's forms are posted from it. `handler` answers with a
  * redirect (seeOtherAnswer).
  */
 export function formPostEndpoint(handler: (form: URLSearchParams, request: TPlainRequest) => Promise<TPlainResponse>): TPlainEndpoint {
