@@ -421,11 +421,10 @@ function collectionUrl(baseUrl: string, segments: readonly string[]): string {
  * One page. A source read by institution is read as one ordered scan per institution (and per
  * entity: enrollments are two), each stopped after offset + limit rows (ChangeEvent_record_order_idx
  * serves the default order), and the scans merged: a page of a network costs its institutions'
- * first rows, not a sort of all its records.
+ * first rows, not a sort of all its records. Not prepared: after five runs PostgreSQL may keep a
+ * generic plan, and for a school's merge one chose a plan 13 times slower than the custom one
+ * (bench, 100,000 students); planning the merge of 14 scans costs about 8 ms.
  */
-// Not prepared: after five runs PostgreSQL may keep a generic plan, and for a school's merge one
-// chose a plan 13 times slower than the custom one (bench, 100,000 students); planning the merge
-// of 14 scans costs about 8 ms.
 async function readPage(
   { db, reach, ids }: TReadContext,
   route: TRosteringRoute,
