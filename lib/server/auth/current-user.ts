@@ -7,7 +7,7 @@ import { database } from "@/lib/server/db/database";
 import type { InstitutionKind, Role } from "@/lib/generated/prisma/client";
 import type { TPlainRequest } from "@/lib/server/http/plain-endpoint";
 import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";
-import { openSession, readSession, sessionCookie } from "./session-cookie";
+import { readSession } from "./session-cookie";
 
 export interface CurrentUser {
   personId: string;
@@ -16,12 +16,15 @@ export interface CurrentUser {
 }
 
 /**
- * The request's session cookie, opened once per request: the same claims next-auth's
- * getServerSession gives (its decode is openSession, auth-options.ts), without the rest of its
- * session handler, which also made a CSRF token and sealed a renewed cookie that a page cannot
- * send (0.4 ms of a gallery's CPU, thrown away).
+ * The request's session cookie, opened once per request as the route handlers open it
+ * (readSession): the same claims next-auth's getServerSession gives (its decode is openSession,
+ * auth-options.ts), without the rest of its session handler, which also made a CSRF token and
+ * sealed a renewed cookie that a page cannot send (0.4 ms of a gallery's CPU, thrown away).
  */
-const getSession = cache(async (): Promise<JWT | null> => openSession((await cookies()).get(sessionCookie().name)?.value));
+const getSession = cache(async (): Promise<JWT | null> => {
+  const store = await cookies();
+  return readSession({ cookie: (name) => store.get(name)?.value });
+});
 
 // The person and, when the session chose one of theirs, the profile with its institution: one
 // prepared statement on every signed-in request (docs/decisions/021). Aliases: the person `up`,

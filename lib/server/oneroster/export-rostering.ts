@@ -2,13 +2,11 @@
 // rule, ids and objects as the REST binding (read-rostering.ts), walked in sourcedId order by key
 // instead of by offset, so an export of a million users costs the same per chunk from start to end.
 import type { TPairwiseIds } from "@/lib/server/privacy/pairwise-ids";
-import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { database } from "@/lib/server/db/database";
 import { readsMayLag } from "@/lib/server/db/replicas";
-import { hubBaseUrl, readMoment, shapePage, statementFor, whereSql, writeAccessLog, type TReadContext, type TRow } from "./read-rostering";
-import { resolveOneRosterReach, resolveSubtreeReach, type TOneRosterReach } from "./resolve-oneroster-reach";
+import { applicationView, hubBaseUrl, readMoment, shapePage, statementFor, whereSql, writeAccessLog, type TReadContext, type TRow } from "./read-rostering";
+import { resolveSubtreeReach } from "./resolve-oneroster-reach";
 import { collectionDef, type TCollectionName } from "./rostering-routes";
-import { applicationGone } from "./verify-bearer";
 
 /** Who exports: an application (what OneRoster shows it) or an institution's manager (its subtree, in plain, with the Hub's ids). */
 export type TExportViewer = { kind: "application"; clientId: string } | { kind: "manager"; institutionId: string };
@@ -26,13 +24,6 @@ export const EXPORT_CHUNK = 1000;
 
 /** The Hub's own ids: a manager's export names records as the Hub does. */
 const HUB_IDS: Pick<TPairwiseIds, "toPartnerMany" | "toGlobal"> = { toPartnerMany: (ids) => [...ids], toGlobal: (id) => id };
-
-/** What an application exports: its reach, under its ids; a 401 when it no longer exists. */
-async function applicationView(clientId: string): Promise<{ applicationId: string; reach: TOneRosterReach; ids: Pick<TPairwiseIds, "toPartnerMany" | "toGlobal"> }> {
-  const found = await resolveOneRosterReach({ clientId });
-  if (!found) throw applicationGone();
-  return { applicationId: found.application.id, reach: found.reach, ids: await pairwiseIds({ kind: "application", id: found.application.id }) };
-}
 
 /** Opens an export at one cut: every collection of it shows the same moment of the school's data. */
 export async function openRosteringExport(viewer: TExportViewer): Promise<TRosteringExport> {

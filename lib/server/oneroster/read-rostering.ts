@@ -169,6 +169,16 @@ async function checkParents(context: TReadContext, route: TRosteringRoute): Prom
 }
 
 /**
+ * What the application with this client id reads, under its ids: the REST binding's and the CSV
+ * export's view. A 401 when the application no longer exists (its token still verifies).
+ */
+export async function applicationView(clientId: string): Promise<Pick<TReadContext, "applicationId" | "reach" | "ids">> {
+  const found = await resolveOneRosterReach({ clientId });
+  if (!found) throw applicationGone();
+  return { applicationId: found.application.id, reach: found.reach, ids: await pairwiseIds({ kind: "application", id: found.application.id }) };
+}
+
+/**
  * The moment T a read's statements see the data as of (docs/decisions/013's T), and the server
  * they run on. T is always the primary's, taken in a statement before them, so each transaction
  * that started before T had ended when they take their snapshots, and it does not go back from
@@ -544,11 +554,8 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   const paging = route.single ? null : parsePaging(query.get("limit"), query.get("offset"), { maxLimit: MAX_LIMIT });
 
   // Independent of each other: one round trip's wait, not two.
-  const [found, { cut, db }] = await Promise.all([resolveOneRosterReach(client), readMoment(database("may-lag"))]);
-  if (!found) throw applicationGone();
-  const { application, reach } = found;
-  const ids = await pairwiseIds({ kind: "application", id: application.id });
-  const context: TReadContext = { applicationId: application.id, reach, ids, baseUrl: hubBaseUrl(), cut, db };
+  const [{ applicationId, reach, ids }, { cut, db }] = await Promise.all([applicationView(client.clientId), readMoment(database("may-lag"))]);
+  const context: TReadContext = { applicationId, reach, ids, baseUrl: hubBaseUrl(), cut, db };
 
   const statement = statementFor(context, route);
   const fieldContext: TFieldContext = { toGlobal: (id) => ids.toGlobal(id) ?? id, plain: plainConditions(reach) };
