@@ -4,10 +4,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { request, type Agent } from "node:http";
 import { serverSpawn } from "../../scripts/lib/server-command.mjs";
+import { profileArgs } from "../lib/hub";
 
 /** Starts the production server (`node server.mjs`, the build in .next) and waits for /healthz. */
 export async function startServer(port: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const server = spawn(...serverSpawn({ ...env, PORT: port, NODE_ENV: "production" }, { stdio: ["ignore", "ignore", "inherit"] }));
+  const server = spawn(...serverSpawn({ ...env, PORT: port, NODE_ENV: "production" }, { stdio: ["ignore", "ignore", "inherit"] }, ...profileArgs()));
   for (let i = 0; ; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return server;

@@ -63,15 +63,16 @@ export function freshDatabase(name: string, engine: TDatabaseEngine): string {
   return target.toString();
 }
 
+/** BENCH_PROFILE_DIR=dir: node's flags for a server that writes a CPU profile there when the bench stops it. */
+export const profileArgs = (): string[] => (process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []);
+
 /**
  * Starts server.mjs on the prepared database and waits for /healthz; `cwd`: another checkout's
  * build (bench/hot-routes/ab.ts), this one's by default.
  */
 export async function startHub(env: Record<string, string>, cwd: string = root): Promise<TBenchHub> {
   // The access log is written as in production; to /dev/null, so the bench's pipe costs nothing.
-  // BENCH_PROFILE_DIR=dir: the server writes a CPU profile there when the bench stops it.
-  const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const server = spawnChild(...serverSpawn(childEnv(env), { cwd, stdio: ["ignore", "ignore", "inherit"] }, ...profile));
+  const server = spawnChild(...serverSpawn(childEnv(env), { cwd, stdio: ["ignore", "ignore", "inherit"] }, ...profileArgs()));
   const base = env.HUB_BASE_URL!;
   for (let i = 0; i < 240; i++) {
     if (server.exitCode !== null) throw new Error(`server.mjs exited with ${server.exitCode}`);
