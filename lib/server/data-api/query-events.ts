@@ -83,12 +83,14 @@ const columns = (kind: string) => `e.id, e.entity::text AS entity, ${kind} AS ki
  * index scan over the page's profile ids): a plain join may be hashed over every Profile and
  * Person (50 ms per page at 100,000 students).
  */
-const peopleSql = (profileIds: string) => `SELECT pr.id AS "profileId", p.name, to_char(p."birthDate", 'YYYY-MM-DD') AS "birthDate", p.cpf, p.email, p.phone
+/** The people of the profiles an SQL array expression lists (`profileIds`), one row each: also OneRoster's users (read-rostering.ts). */
+export const peopleSql = (profileIds: string) => `SELECT pr.id AS "profileId", p.name, to_char(p."birthDate", 'YYYY-MM-DD') AS "birthDate", p.cpf, p.email, p.phone
     FROM "Profile" pr JOIN "Person" p ON p.id = pr."personId" WHERE pr.id = ANY (${profileIds})`;
 const PEOPLE_CTE = `pe AS MATERIALIZED (${peopleSql(`ARRAY(SELECT u."recordId" FROM u WHERE u.entity = 'usuario')`)})`;
-/** The people of a list of profile ids ($1), for queryEventsThenPeople and OneRoster's users: one text, kept prepared. */
+/** The people of a list of profile ids ($1), for queryEventsThenPeople: one text, kept prepared. */
 export const PEOPLE_SQL = peopleSql("$1::uuid[]");
-const PERSON_COLUMNS = `pe."profileId", pe.name, pe."birthDate", pe.cpf, pe.email, pe.phone`;
+/** peopleSql's columns, read from its CTE `pe`. */
+export const PERSON_COLUMNS = `pe."profileId", pe.name, pe."birthDate", pe.cpf, pe.email, pe.phone`;
 
 /** A profile's person as the page shows it; `profileId` null when the row is no usuario or its profile is gone. */
 export interface TPersonColumns {

@@ -4,7 +4,7 @@
 import type { TPairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { database } from "@/lib/server/db/database";
 import { readsMayLag } from "@/lib/server/db/replicas";
-import { applicationView, hubBaseUrl, readMoment, shapePage, statementFor, whereSql, writeAccessLog, type TReadContext, type TRow } from "./read-rostering";
+import { applicationView, hubBaseUrl, pageWithNeeds, readMoment, shapePage, statementFor, whereSql, writeAccessLog, type TReadContext, type TRow } from "./read-rostering";
 import { resolveSubtreeReach } from "./resolve-oneroster-reach";
 import { collectionDef, type TCollectionName } from "./rostering-routes";
 
@@ -49,11 +49,11 @@ export async function openRosteringExport(viewer: TExportViewer): Promise<TRoste
         const where = [...statement.where];
         if (after !== null) where.push(`src.sid > $${statement.params.push(after)}::uuid`);
         const rows: TRow[] = await db.sql.query<TRow>(
-          `SELECT src.* FROM ${statement.from} ${whereSql(where)} ORDER BY src.sid LIMIT $${statement.params.push(EXPORT_CHUNK)}`,
+          pageWithNeeds(collection.kind, `SELECT src.* FROM ${statement.from} ${whereSql(where)} ORDER BY src.sid LIMIT $${statement.params.push(EXPORT_CHUNK)}`, "pg.sid"),
           statement.params,
         );
         if (rows.length === 0) return;
-        const objects = await shapePage(collection.kind, rows, context);
+        const objects = shapePage(collection.kind, rows, context);
         if (viewer.kind === "application") writeAccessLog({ path: `/csv/${name}` }, context, rows, objects, 200);
         yield objects;
         if (rows.length < EXPORT_CHUNK) return;

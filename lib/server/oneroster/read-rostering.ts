@@ -26,7 +26,7 @@ import { logAccess } from "@/lib/server/audit/log-access";
 import { database, type Database } from "@/lib/server/db/database";
 import { readPrimaryFromNowOn, readsMayLag } from "@/lib/server/db/replicas";
 import { configurationForRecord, recordFilterByRole } from "@/lib/server/data-api/privacy";
-import { PEOPLE_SQL, TIME_SAFE_MOMENT_SQL, type TPersonColumns } from "@/lib/server/data-api/query-events";
+import { PERSON_COLUMNS, peopleSql, TIME_SAFE_MOMENT_SQL, type TPersonColumns } from "@/lib/server/data-api/query-events";
 import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
 import { pairwiseIds, type TPairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { log } from "@/lib/server/log.mjs";
@@ -211,70 +211,60 @@ const asDate = (value: Date | string) => (value instanceof Date ? value : new Da
 // spreading them from a helper: the spread cost a page of 1,000 objects about 2.5× its CPU
 // (lib/oneroster/objects.ts, statusOf).
 
-async function subjectsOfClasses(db: Database, classIds: string[]): Promise<Map<string, { name: string; code: string | null }[]>> {
-  const bySubject = new Map<string, { name: string; code: string | null }[]>();
-  if (classIds.length === 0) return bySubject;
-  const rows = await db.sql.query<{ classId: string; name: string; code: string | null }>(
-    `SELECT DISTINCT st."classId"::text AS "classId", s.name, s.code FROM "SubjectTeacher" st JOIN "Subject" s ON s.id = st."subjectId"
-      WHERE st."classId" = ANY($1::uuid[]) ORDER BY s.name`,
-    [classIds],
-    { prepared: true },
-  );
-  for (const row of rows) {
-    const list = bySubject.get(row.classId) ?? [];
-    list.push({ name: row.name, code: row.code });
-    bySubject.set(row.classId, list);
-  }
-  return bySubject;
-}
-
-async function subjectsById(db: Database, ids: string[]): Promise<Map<string, { name: string; code: string | null }>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.sql.query<{ id: string; name: string; code: string | null }>(
-    `SELECT id::text, name, code FROM "Subject" WHERE id = ANY($1::uuid[])`,
-    [ids],
-    { prepared: true },
-  );
-  return new Map(rows.map((row) => [row.id, { name: row.name, code: row.code }]));
-}
+/** A page's live people: their profile ids, as an SQL array over the page's CTE `pg`. */
+const LIVE_PROFILES = `ARRAY(SELECT pg.sid FROM pg WHERE NOT pg.deleted)`;
 
 /**
- * Guardians of the page's students and students of its guardians, both read by the application.
- * Each link's two profiles are looked up by id (a subquery per link): as a join, PostgreSQL hashed
- * every profile of the network when the links table had never been analysed (100,000 students:
- * 49 ms for one link).
+ * A page's statement (`page`, its rows the source's) with what its objects need beside the
+ * source's columns, read after the page is cut, in the same statement, as a Data API page reads
+ * its people (query-events.ts): one round trip a page, not two. Users and demographics get their
+ * people (peopleSql's columns) and users their agents, enrollments their subject, classes their
+ * subjects. `order`: the page's order, over `pg`.
+ *
+ * The people and the links are looked up by the page's ids (index probes): as a join, PostgreSQL
+ * hashed every profile of the network when the links table had never been analysed (100,000
+ * students: 49 ms for one link). A guardian link counts when both its profiles are in institutions
+ * the application reads ($1).
  */
-async function agentsOf(db: Database, profileIds: string[], reach: TOneRosterReach): Promise<Map<string, string[]>> {
-  const agents = new Map<string, string[]>();
-  if (profileIds.length === 0) return agents;
-  const rows = await db.sql.query<{ guardian: string; student: string }>(
-    `SELECT g."guardianId"::text AS guardian, g."studentId"::text AS student FROM "GuardianStudent" g
-      WHERE (g."guardianId" = ANY($1::uuid[]) OR g."studentId" = ANY($1::uuid[]))
-        AND (SELECT a."institutionId" FROM "Profile" a WHERE a.id = g."guardianId") = ANY($2::uuid[])
-        AND (SELECT s."institutionId" FROM "Profile" s WHERE s.id = g."studentId") = ANY($2::uuid[])`,
-    [profileIds, reach.ids],
-    { prepared: true },
-  );
-  const add = (from: string, to: string) => agents.set(from, [...(agents.get(from) ?? []), to]);
-  for (const row of rows) {
-    add(row.student, row.guardian);
-    add(row.guardian, row.student);
+export function pageWithNeeds(kind: TObjectKind, page: string, order: string): string {
+  switch (kind) {
+    case "user":
+    case "demographics": {
+      // Each profile's agents: the other side of its links (a student's guardians, a guardian's students).
+      const agents =
+        kind === "user"
+          ? `,
+  ag AS MATERIALIZED (SELECT g."guardianId" AS guardian, g."studentId" AS student FROM "GuardianStudent" g
+    WHERE (g."guardianId" = ANY(${LIVE_PROFILES}) OR g."studentId" = ANY(${LIVE_PROFILES}))
+      AND (SELECT a."institutionId" FROM "Profile" a WHERE a.id = g."guardianId") = ANY($1::uuid[])
+      AND (SELECT s."institutionId" FROM "Profile" s WHERE s.id = g."studentId") = ANY($1::uuid[])),
+  agents AS (SELECT l.profile, array_agg(l.agent::text ORDER BY l.agent) AS agents
+    FROM (SELECT student AS profile, guardian AS agent FROM ag UNION ALL SELECT guardian, student FROM ag) l GROUP BY l.profile)`
+          : "";
+      return `WITH pg AS MATERIALIZED (${page}),
+  pe AS MATERIALIZED (${peopleSql(LIVE_PROFILES)})${agents}
+SELECT pg.*, ${PERSON_COLUMNS}${kind === "user" ? ", agents.agents" : ""}
+  FROM pg LEFT JOIN pe ON pe."profileId" = pg.sid${kind === "user" ? " LEFT JOIN agents ON agents.profile = pg.sid" : ""} ORDER BY ${order}`;
+    }
+    case "enrollment":
+      return `SELECT pg.*, sub.name AS subject_name, sub.code AS subject_code FROM (${page}) pg
+  LEFT JOIN "Subject" sub ON sub.id = pg.subject_id ORDER BY ${order}`;
+    case "class":
+      return `SELECT pg.*, (SELECT coalesce(json_agg(json_build_object('name', x.name, 'code', x.code) ORDER BY x.name), '[]'::json)
+    FROM (SELECT DISTINCT s.name, s.code FROM "SubjectTeacher" st JOIN "Subject" s ON s.id = st."subjectId" WHERE st."classId" = pg.sid) x) AS subjects
+  FROM (${page}) pg ORDER BY ${order}`;
+    default:
+      return page;
   }
-  return agents;
 }
 
-/** The page's people, with the sharing rule of each one's institution and role applied. */
-async function peopleOf(rows: TRow[], context: TReadContext): Promise<Map<string, Record<string, unknown>>> {
-  const live = rows.filter((row) => !row.deleted).map((row) => row.sid);
-  // Prepared: its generic plan probes the index for each id at every size, where a plan made for
-  // 1,000 ids of 100,000 profiles scanned them all (33 ms, against 14 at 1,000,000 students).
-  const people = live.length === 0 ? [] : await context.db.sql.query<TPersonColumns & { profileId: string }>(PEOPLE_SQL, [live], { prepared: true });
-  const byProfile = new Map(people.map((p) => [p.profileId, p]));
+/** The page's people (read with the page: pageWithNeeds), with the sharing rule of each one's institution and role applied. */
+function peopleOf(rows: TRow[], context: TReadContext): Map<string, Record<string, unknown>> {
   const filters = new Map<string, ReturnType<typeof recordFilterByRole>>();
   const shown = new Map<string, Record<string, unknown>>();
   for (const row of rows) {
-    const person = byProfile.get(row.sid);
-    if (!person) continue;
+    const person = row as TRow & TPersonColumns;
+    if (person.profileId === null || person.profileId === undefined) continue;
     const institution = context.reach.institutions.get(row.inst);
     if (!institution) continue;
     let filter = filters.get(row.inst);
@@ -289,8 +279,8 @@ async function peopleOf(rows: TRow[], context: TReadContext): Promise<Map<string
 
 const text = (value: unknown): string | null | undefined => (value === undefined ? undefined : value === null ? null : String(value));
 
-/** A page of a source's rows as OneRoster objects, under the reader's rule and ids. */
-export async function shapePage(kind: TObjectKind, rows: TRow[], context: TReadContext): Promise<Record<string, unknown>[]> {
+/** A page of a source's rows (with what pageWithNeeds adds) as OneRoster objects, under the reader's rule and ids. */
+export function shapePage(kind: TObjectKind, rows: TRow[], context: TReadContext): Record<string, unknown>[] {
   const { baseUrl, ids } = context;
   switch (kind) {
     case "org": {
@@ -313,8 +303,7 @@ export async function shapePage(kind: TObjectKind, rows: TRow[], context: TReadC
       return rows.map((row) =>
         courseObject(baseUrl, { sourcedId: row.sid, deleted: row.deleted, modifiedAt: asDate(row.modified), grade: text(row.grade) ?? null, periodId: String(row.period), periodCode: String(row.period_code), institutionId: row.inst }),
       );
-    case "class": {
-      const subjects = await subjectsOfClasses(context.db, rows.map((row) => row.sid));
+    case "class":
       return rows.map((row) =>
         classObject(baseUrl, {
           sourcedId: row.sid, deleted: row.deleted, modifiedAt: asDate(row.modified),
@@ -324,16 +313,14 @@ export async function shapePage(kind: TObjectKind, rows: TRow[], context: TReadC
           courseId: String(row.course),
           institutionId: row.inst,
           periodId: String(row.period),
-          subjects: subjects.get(row.sid) ?? [],
+          subjects: (row.subjects as { name: string; code: string | null }[] | undefined) ?? [],
         }),
       );
-    }
     case "enrollment": {
-      const subjects = await subjectsById(context.db, [...new Set(rows.map((row) => text(row.subject_id)).filter((s): s is string => !!s))]);
       const translated = ids.toPartnerMany(rows.flatMap((row) => [row.sid, String(row.user_id)]));
       return rows.map((row, i) => {
         const subjectId = text(row.subject_id);
-        const subject = subjectId ? subjects.get(subjectId) : undefined;
+        const subjectName = text(row.subject_name);
         return enrollmentObject(baseUrl, {
           sourcedId: translated[2 * i]!,
           deleted: row.deleted,
@@ -342,15 +329,15 @@ export async function shapePage(kind: TObjectKind, rows: TRow[], context: TReadC
           userId: translated[2 * i + 1]!,
           classId: String(row.class_id),
           institutionId: row.inst,
-          subject: subjectId && subject ? { sourcedId: subjectId, name: subject.name, code: subject.code } : null,
+          subject: subjectId && subjectName ? { sourcedId: subjectId, name: subjectName, code: text(row.subject_code) ?? null } : null,
         });
       });
     }
     case "user": {
-      const [people, agents] = await Promise.all([peopleOf(rows, context), agentsOf(context.db, rows.filter((r) => !r.deleted).map((r) => r.sid), context.reach)]);
+      const people = peopleOf(rows, context);
       const order: string[] = [];
       const note = (id: string) => order.push(id) - 1;
-      const slots = rows.map((row) => ({ sid: note(row.sid), person: note(String(row.person)), agents: (agents.get(row.sid) ?? []).map(note) }));
+      const slots = rows.map((row) => ({ sid: note(row.sid), person: note(String(row.person)), agents: ((row.agents as string[] | undefined) ?? []).map(note) }));
       const translated = ids.toPartnerMany(order);
       return rows.map((row, i) => {
         const shown = people.get(row.sid) ?? {};
@@ -370,7 +357,7 @@ export async function shapePage(kind: TObjectKind, rows: TRow[], context: TReadC
       });
     }
     case "demographics": {
-      const people = await peopleOf(rows, context);
+      const people = peopleOf(rows, context);
       const translated = ids.toPartnerMany(rows.map((row) => row.sid));
       return rows.map((row, i) => {
         const institution = context.reach.institutions.get(row.inst);
@@ -448,12 +435,12 @@ async function readPage(
   const limit = `$${params.push(paging.limit)}`;
   const offset = `$${params.push(paging.offset)}`;
   const source = route.collection.source;
+  const keyColumn = key ? `, ${key} AS sort_key` : "";
+  // The page with what its objects need, in the page's order (its sort key is a column of every form below).
+  const read = (page: string) => db.sql.query<TRow>(pageWithNeeds(route.collection.kind, page, order("pg", key ? "pg.sort_key" : null)), params);
   // A route that names a few records reads them by id (the set first), not every institution's records in order.
   if (!READ_BY_INSTITUTION[source] || route.few) {
-    return db.sql.query<TRow>(
-      `SELECT src.* FROM (${sourceSql(source)}) src ${whereSql(where)} ORDER BY ${order("src", key)} LIMIT ${limit} OFFSET ${offset}`,
-      params,
-    );
+    return read(`SELECT src.*${keyColumn} FROM (${sourceSql(source)}) src ${whereSql(where)} ORDER BY ${order("src", key)} LIMIT ${limit} OFFSET ${offset}`);
   }
   const each = `$${params.push(paging.offset + paging.limit)}`;
   // A school's collection reads that school alone, if it is one the application reads (checkParents answers 404 otherwise).
@@ -462,7 +449,6 @@ async function readPage(
   const schoolSql = school ? `(SELECT u.id FROM unnest($1::uuid[]) AS u(id) WHERE u.id = ${boundId(params, ids)(school)})` : null;
   const institutions = schoolSql ? [schoolSql] : reach.ids.map((_, i) => `($1::uuid[])[${i + 1}]`);
   const entities = ENTITIES_OF[source];
-  const keyColumn = key ? `, ${key} AS sort_key` : "";
   const scan = (scope: TInstitutionScope) =>
     `SELECT src.*${keyColumn} FROM (${sourceSql(source, scope)}) src ${whereSql(where)} ORDER BY ${order("src", key)} LIMIT ${each}`;
   const merged = `ORDER BY ${order("s", key ? "s.sort_key" : null)} LIMIT ${limit} OFFSET ${offset}`;
@@ -472,15 +458,12 @@ async function readPage(
     const branches = institutions.flatMap((institution) =>
       (entities ?? [null]).map((entity) => `(${scan({ kind: "one", sql: institution, ...(entity ? { entity: `'${entity}'` } : {}) })})`),
     );
-    return db.sql.query<TRow>(`SELECT s.* FROM (${branches.join(" UNION ALL ")}) s ${merged}`, params);
+    return read(`SELECT s.* FROM (${branches.join(" UNION ALL ")}) s ${merged}`);
   }
   // Past that, one lateral scan per institution, each stopped after limit + offset rows.
   const perEntity = entities ? ` CROSS JOIN unnest($${params.push(entities)}::text[]::"EntityName"[]) AS k(entity)` : "";
   const rows = schoolSql ? `(SELECT ${schoolSql} AS id)` : "unnest($1::uuid[])";
-  return db.sql.query<TRow>(
-    `SELECT s.* FROM ${rows} AS r(id)${perEntity} CROSS JOIN LATERAL (${scan({ kind: "one", sql: "r.id", ...(entities ? { entity: "k.entity" } : {}) })}) s ${merged}`,
-    params,
-  );
+  return read(`SELECT s.* FROM ${rows} AS r(id)${perEntity} CROSS JOIN LATERAL (${scan({ kind: "one", sql: "r.id", ...(entities ? { entity: "k.entity" } : {}) })}) s ${merged}`);
 }
 
 /** X-Total-Count by counting the query's matches. */
@@ -566,9 +549,9 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   const sort = parseSortKey(query.get("sort"), query.get("orderBy"), fieldMap);
   if (route.single) {
     await checkParents(context, route);
-    const rows = await db.sql.query<TRow>(`SELECT src.* FROM ${statement.from} ${whereSql(where)} LIMIT 1`, statement.params);
+    const rows = await db.sql.query<TRow>(pageWithNeeds(kind, `SELECT src.* FROM ${statement.from} ${whereSql(where)} LIMIT 1`, "pg.sid"), statement.params);
     if (rows.length === 0) throw new OneRosterError("unknownobject", `Unknown Object: ${JSON.stringify(route.single.value.slice(0, 64))}.`);
-    const objects = selectFields(await shapePage(kind, rows, context), fields);
+    const objects = selectFields(shapePage(kind, rows, context), fields);
     writeAccessLog(loggedFilters(request), context, rows, objects, 200);
     return { status: 200, headers: { ...JSON_HEADERS }, body: { [route.collection.singular]: objects[0] } };
   }
@@ -584,7 +567,7 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
       ? countMaintained(context, route.collection.counted, route.countIn.institution, countParams.slice(0, BASE_PARAMS))
       : countMatches(db, statement, where, countParams),
   ]);
-  const objects = selectFields(await shapePage(kind, rows, context), fields);
+  const objects = selectFields(shapePage(kind, rows, context), fields);
   writeAccessLog(loggedFilters(request), context, rows, objects, 200);
   const headers = { ...JSON_HEADERS, ...pagingHeaders(collectionUrl(context.baseUrl, request.segments ?? []), query, { limit: paging!.limit, offset: paging!.offset, total }) };
   return { status: 200, headers, body: { [route.collection.plural]: objects } };
