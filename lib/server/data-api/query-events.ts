@@ -81,9 +81,9 @@ const columns = (kind: string) => `e.id, e.entity::text AS entity, ${kind} AS ki
  *
  * The page's people are looked up once for all its usuario rows, after the page is cut (one
  * index scan over the page's profile ids): a plain join may be hashed over every Profile and
- * Person (50 ms per page at 100,000 students).
+ * Person (50 ms per page at 100,000 students). `profileIds`: an SQL array expression; OneRoster's
+ * users and demographics read their people with it too (read-rostering.ts, pageWithNeeds).
  */
-/** The people of the profiles an SQL array expression lists (`profileIds`), one row each: also OneRoster's users (read-rostering.ts). */
 export const peopleSql = (profileIds: string) => `SELECT pr.id AS "profileId", p.name, to_char(p."birthDate", 'YYYY-MM-DD') AS "birthDate", p.cpf, p.email, p.phone
     FROM "Profile" pr JOIN "Person" p ON p.id = pr."personId" WHERE pr.id = ANY (${profileIds})`;
 const PEOPLE_CTE = `pe AS MATERIALIZED (${peopleSql(`ARRAY(SELECT u."recordId" FROM u WHERE u.entity = 'usuario')`)})`;

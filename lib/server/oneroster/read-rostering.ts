@@ -207,9 +207,6 @@ export async function readMoment(lagging: Database): Promise<{ cut: string; db: 
 // ---------------------------------------------------------------- shaping a page
 
 const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
-// Each case below writes a row's sourcedId, deleted and modifiedAt into its literal instead of
-// spreading them from a helper: the spread cost a page of 1,000 objects about 2.5× its CPU
-// (lib/oneroster/objects.ts, statusOf).
 
 /** A page's live people: their profile ids, as an SQL array over the page's CTE `pg`. */
 const LIVE_PROFILES = `ARRAY(SELECT pg.sid FROM pg WHERE NOT pg.deleted)`;
@@ -279,7 +276,12 @@ function peopleOf(rows: TRow[], context: TReadContext): Map<string, Record<strin
 
 const text = (value: unknown): string | null | undefined => (value === undefined ? undefined : value === null ? null : String(value));
 
-/** A page of a source's rows (with what pageWithNeeds adds) as OneRoster objects, under the reader's rule and ids. */
+/**
+ * A page of a source's rows (with what pageWithNeeds adds) as OneRoster objects, under the
+ * reader's rule and ids. Each case writes a row's sourcedId, deleted and modifiedAt into its
+ * literal instead of spreading them from a helper: the spread cost a page of 1,000 objects about
+ * 2.5× its CPU (lib/oneroster/objects.ts, statusOf).
+ */
 export function shapePage(kind: TObjectKind, rows: TRow[], context: TReadContext): Record<string, unknown>[] {
   const { baseUrl, ids } = context;
   switch (kind) {
