@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileFilter } from "./filter-compile";
+import { compileFilter, modifiedSince } from "./filter-compile";
 import { parseFilter } from "./filter-parse";
 import { OneRosterError } from "./status";
 import { refusedWith } from "./test-refusal";
@@ -129,5 +129,31 @@ describe("compileFilter", () => {
     ])("a value of the wrong type: %s", (text, message) => {
       expect(refused(text).description).toMatch(message);
     });
+  });
+});
+
+describe("modifiedSince", () => {
+  const since = (filter: string) => modifiedSince(parseFilter(filter))?.toISOString() ?? null;
+
+  it("is the bound of a delta read's predicate, > or >=, a date alone meaning its midnight UTC", () => {
+    expect(since("dateLastModified>'2026-11-29T10:01:00.463Z'")).toBe("2026-11-29T10:01:00.463Z");
+    expect(since("dateLastModified>='2026-11-29T07:01:00-03:00'")).toBe("2026-11-29T10:01:00.000Z");
+    expect(since("dateLastModified>'2026-11-29'")).toBe("2026-11-29T00:00:00.000Z");
+  });
+
+  it("is never after the filter's own bound: microseconds are cut to the millisecond below", () => {
+    expect(since("dateLastModified>'2026-11-29T10:01:00.463999Z'")).toBe("2026-11-29T10:01:00.463Z");
+  });
+
+  it("takes the latest of several ANDed bounds, beside other predicates", () => {
+    expect(since("status='active' AND dateLastModified>'2026-01-01' AND dateLastModified>='2026-06-01T12:00:00Z' AND role='student'")).toBe("2026-06-01T12:00:00.000Z");
+  });
+
+  it("is null when a match may have any date: no lower bound, an upper one, another field, or a bound inside an OR", () => {
+    expect(since("status='active'")).toBeNull();
+    expect(since("dateLastModified<'2026-11-29'")).toBeNull();
+    expect(since("dateLastModified!='2026-11-29'")).toBeNull();
+    expect(since("dateLastModified>'2026-11-29' OR status='active'")).toBeNull();
+    expect(since("status='active' OR dateLastModified>'2026-11-29' AND dateLastModified>'2026-11-28'")).toBeNull();
   });
 });

@@ -119,3 +119,20 @@ function compileNode(ast: TFilterAst, fieldMap: TFieldMap, params: unknown[]): s
   const joiner = ast.kind === "and" ? " AND " : " OR ";
   return `(${ast.operands.map((operand) => compileNode(operand, fieldMap, params)).join(joiner)})`;
 }
+
+/**
+ * The latest lower bound a filter puts on `dateLastModified` that every match meets: from its `>`
+ * and `>=` predicates on it, when the filter is one of them or ANDs them with others, to the
+ * millisecond below (a bound no later than the filter's). Null when a match may have any date (no
+ * such predicate, or one inside an OR). A delta read's filter (`dateLastModified>'…'`) has one.
+ */
+export function modifiedSince(ast: TFilterAst): Date | null {
+  const conjuncts = ast.kind === "predicate" ? [ast] : ast.kind === "and" ? ast.operands : [];
+  let since: number | null = null;
+  for (const p of conjuncts) {
+    if (p.kind !== "predicate" || p.field !== "dateLastModified" || (p.operator !== ">" && p.operator !== ">=")) continue;
+    const at = Date.parse(dateTimeValue(p.field, p.value));
+    if (since === null || at > since) since = at;
+  }
+  return since === null ? null : new Date(since);
+}

@@ -8,8 +8,9 @@ import { GET as dataGet } from "@/app/manager/v1/data/[orgId]/route";
 import { resetEnvCache } from "@/lib/env";
 import { createApiKey } from "@/lib/server/api-keys/create-api-key";
 import { flushAccessLogs } from "@/lib/server/audit/log-access";
-import { db } from "@/lib/server/db/database";
+import { database, db, setDatabase } from "@/lib/server/db/database";
 import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
+import { enrollStudent } from "@/lib/server/school-data/enroll-student";
 import { linkGuardian } from "@/lib/server/school-data/link-guardian";
 import { unenrollStudent } from "@/lib/server/school-data/unenroll-student";
 import { updatePerson } from "@/lib/server/school-data/update-person";
@@ -273,6 +274,30 @@ describe("classes, courses, sessions and enrollments", () => {
     const delta = list<{ sourcedId: string; status: string }>(await get(a.token, `enrollments?filter=${encodeURIComponent(`dateLastModified>'${before}'`)}`), "enrollments");
     expect(delta).toEqual([expect.objectContaining({ sourcedId: ids.toPartner(link.id), status: "tobedeleted" })]);
     expect(list(await get(a.token, `classes/${s.otherClassId}/students`), "users")).toEqual([]);
+  });
+
+  it("a delta read plans only the scans with a change since its bound, and finds what the whole merge finds", async () => {
+    const before = new Date(Date.now() - 1000).toISOString();
+    const again = await enrollStudent({ classId: s.otherClassId, studentId: s.otherStudent.id });
+    await waitForOneRosterCut();
+    const ids = await pairwiseIds({ kind: "application", id: a.app.id });
+    const statements: string[] = [];
+    const real = database();
+    setDatabase({ ...real, sql: { ...real.sql, query: (sql, params, options) => (statements.push(sql), real.sql.query(sql, params, options)) } });
+    let delta: Record<string, unknown>[];
+    try {
+      delta = list(await get(a.token, `enrollments?filter=${encodeURIComponent(`dateLastModified>'${before}'`)}`), "enrollments");
+    } finally {
+      setDatabase(real);
+    }
+    expect(delta).toContainEqual(expect.objectContaining({ sourcedId: ids.toPartner(again.id), status: "active" }));
+    // Three institutions and two entities are six scans; only the school's students changed since.
+    expect(statements.some((sql) => sql.includes("WITH ORDINALITY"))).toBe(true);
+    const page = statements.find((sql) => sql.includes("SELECT s.* FROM ("))!;
+    expect(page.match(/UNION ALL/g)).toBeNull();
+    // An OR gives no bound: every scan is merged, and the page is the same.
+    const whole = list(await get(a.token, `enrollments?filter=${encodeURIComponent(`dateLastModified>'${before}' OR dateLastModified>'${before}'`)}`), "enrollments");
+    expect(whole).toEqual(delta);
   });
 
   it("X-Total-Count from the maintained counts equals the records listed, tombstones included", async () => {

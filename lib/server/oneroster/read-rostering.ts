@@ -5,7 +5,7 @@
 // or export: a replica within the lag bound, or the primary (docs/decisions/042-read-replicas.md).
 import { env } from "@/lib/env";
 import { parseFields } from "@/lib/oneroster/fields";
-import { compileFilter } from "@/lib/oneroster/filter-compile";
+import { compileFilter, modifiedSince } from "@/lib/oneroster/filter-compile";
 import { parseFilter } from "@/lib/oneroster/filter-parse";
 import { pagingHeaders } from "@/lib/oneroster/links";
 import {
@@ -33,11 +33,27 @@ import { log } from "@/lib/server/log.mjs";
 import { PROFILE_ROLES, type TPersonalAttribute } from "@/lib/validations/data-api";
 import { resolveOneRosterReach, type TOneRosterReach } from "./resolve-oneroster-reach";
 import { collectionDef, rosteringRoute, SELECTABLE_FIELDS, type TCollectionDef, type TCondition, type TObjectKind, type TPathId, type TRosteringRoute } from "./rostering-routes";
-import { BASE_PARAMS, ENTITIES_OF, fieldMapFor, READ_BY_INSTITUTION, sourceSql, TOMBSTONE_DAYS, tombstoneCountSql, type TFieldContext, type TFieldMapName, type TInstitutionScope } from "./rostering-sources";
+import { BASE_PARAMS, ENTITIES_OF, EVENT_ENTITIES, fieldMapFor, READ_BY_INSTITUTION, sourceSql, TOMBSTONE_DAYS, tombstoneCountSql, type TFieldContext, type TFieldMapName, type TInstitutionScope } from "./rostering-sources";
 import { applicationGone, bearerChallenge, requireScope, verifyOneRosterBearer, type TOneRosterClient } from "./verify-bearer";
 
 /** Up to this many (institution, entity) scans a page merges in one statement's Merge Append; past it, lateral scans. */
 const MAX_MERGED_SCANS = 64;
+
+/** A page of more scans than this, under a lower bound on dateLastModified, first leaves out the scans with no change since it. */
+const PRUNED_ABOVE = 4;
+
+/**
+ * Which of the read's (institution, entity) scans have an event from the filter's lower bound on
+ * dateLastModified ($3) to T ($4): a record matches only if its latest event before T is after
+ * the bound, so a scan without one finds nothing. One index probe a scan ("ChangeEvent"'s
+ * (institutionId, occurredAt)), stopped at its first event.
+ */
+const SCANS_WITH_CHANGES_SQL = `
+SELECT i.n::int AS n, k.entity FROM unnest($1::uuid[]) WITH ORDINALITY AS i(id, n) CROSS JOIN unnest($2::text[]) AS k(entity)
+ WHERE EXISTS (SELECT 1 FROM "ChangeEvent" e
+                WHERE e."institutionId" = i.id AND e.entity = k.entity::"EntityName"
+                  AND e."occurredAt" >= $3::timestamptz AND e."occurredAt" < $4::timestamptz)
+ ORDER BY i.n, k.entity`;
 
 /** The largest page served; a larger `limit` is served this many (lib/oneroster/paging.ts). */
 export const MAX_LIMIT = 1000;
@@ -425,12 +441,13 @@ function collectionUrl(baseUrl: string, segments: readonly string[]): string {
  * (bench, 100,000 students); planning the merge of 14 scans costs about 8 ms.
  */
 async function readPage(
-  { db, reach, ids }: TReadContext,
+  { db, reach, ids, cut }: TReadContext,
   route: TRosteringRoute,
   where: readonly string[],
   params: unknown[],
   sort: { key: string | null; direction: "ASC" | "DESC" },
   paging: { limit: number; offset: number },
+  since: Date | null,
 ): Promise<TRow[]> {
   const { key, direction } = sort;
   const order = (alias: string, keyColumn: string | null) => `${keyColumn ? `${keyColumn} ${direction}, ` : ""}${alias}.sid ${direction}`;
@@ -454,12 +471,20 @@ async function readPage(
   const scan = (scope: TInstitutionScope) =>
     `SELECT src.*${keyColumn} FROM (${sourceSql(source, scope)}) src ${whereSql(where)} ORDER BY ${order("src", key)} LIMIT ${each}`;
   const merged = `ORDER BY ${order("s", key ? "s.sort_key" : null)} LIMIT ${limit} OFFSET ${offset}`;
-  if (institutions.length * (entities?.length ?? 1) <= MAX_MERGED_SCANS) {
+  let scans = institutions.flatMap((institution) => (entities ?? [null]).map((entity) => ({ institution, entity })));
+  if (scans.length <= MAX_MERGED_SCANS) {
+    // A delta read (a lower bound on dateLastModified) plans only the scans with a change since
+    // it: planning costs about 0.35 ms a scan, and a delta of 28 scans at a million students
+    // spent 10 ms planning and 2.4 running.
+    if (!schoolSql && since && scans.length > PRUNED_ABOVE) {
+      const changed = await db.sql.query<{ n: number; entity: string }>(SCANS_WITH_CHANGES_SQL, [reach.ids, EVENT_ENTITIES[source], since.toISOString(), cut], { prepared: true });
+      // Each entity back from the source's own list, never from the database's text.
+      scans = changed.map((c) => ({ institution: `($1::uuid[])[${Number(c.n)}]`, entity: entities?.find((e) => e === c.entity) ?? null }));
+      if (scans.length === 0) return [];
+    }
     // One branch per institution (and entity): PostgreSQL merges their ordered scans (Merge
     // Append) and pulls from each only what the page needs, about limit + offset rows in all.
-    const branches = institutions.flatMap((institution) =>
-      (entities ?? [null]).map((entity) => `(${scan({ kind: "one", sql: institution, ...(entity ? { entity: `'${entity}'` } : {}) })})`),
-    );
+    const branches = scans.map(({ institution, entity }) => `(${scan({ kind: "one", sql: institution, ...(entity ? { entity: `'${entity}'` } : {}) })})`);
     return read(`SELECT s.* FROM (${branches.join(" UNION ALL ")}) s ${merged}`);
   }
   // Past that, one lateral scan per institution, each stopped after limit + offset rows.
@@ -564,7 +589,7 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   // the page of a path whose parent is unknown is empty, and dropped for the 404.
   const [, rows, total] = await Promise.all([
     checkParents(context, route),
-    readPage(context, route, where, statement.params, sort, paging!),
+    readPage(context, route, where, statement.params, sort, paging!, filterAst === null ? null : modifiedSince(filterAst)),
     filterAst === null && route.countIn && route.collection.counted
       ? countMaintained(context, route.collection.counted, route.countIn.institution, countParams.slice(0, BASE_PARAMS))
       : countMatches(db, statement, where, countParams),

@@ -144,6 +144,17 @@ export function sourceSql(name: TSourceName, scope: TInstitutionScope = ALL): st
  */
 export const ENTITIES_OF: Partial<Record<TSourceName, readonly string[]>> = { enrollments: ["turmaAluno", "disciplinaProfessor"] };
 
+/**
+ * The event entities each source read by institution is made of (its `current` conditions): an
+ * institution with no event of them after a date has no record of the source changed after it.
+ */
+export const EVENT_ENTITIES: Partial<Record<TSourceName, readonly string[]>> = {
+  academicSessions: ["periodo"],
+  classes: ["turma"],
+  enrollments: ENTITIES_OF.enrollments!,
+  users: ["usuario"],
+};
+
 export const READ_BY_INSTITUTION: Readonly<Record<TSourceName, boolean>> = {
   orgs: false,
   courses: false,
