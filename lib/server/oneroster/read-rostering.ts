@@ -46,13 +46,14 @@ const PRUNED_ABOVE = 4;
  * Which of the read's (institution, entity) scans have an event from the filter's lower bound on
  * dateLastModified ($3) to T ($4): a record matches only if its latest event before T is after
  * the bound, so a scan without one finds nothing. One index probe a scan ("ChangeEvent"'s
- * (institutionId, occurredAt)), stopped at its first event.
+ * (institutionId, occurredAt)), stopped at its first event: as EXISTS, PostgreSQL read every
+ * event of the window once for all scans, a cost that grows with the window.
  */
 const SCANS_WITH_CHANGES_SQL = `
 SELECT i.n::int AS n, k.entity FROM unnest($1::uuid[]) WITH ORDINALITY AS i(id, n) CROSS JOIN unnest($2::text[]) AS k(entity)
- WHERE EXISTS (SELECT 1 FROM "ChangeEvent" e
-                WHERE e."institutionId" = i.id AND e.entity = k.entity::"EntityName"
-                  AND e."occurredAt" >= $3::timestamptz AND e."occurredAt" < $4::timestamptz)
+ CROSS JOIN LATERAL (SELECT 1 FROM "ChangeEvent" e
+                      WHERE e."institutionId" = i.id AND e.entity = k.entity::"EntityName"
+                        AND e."occurredAt" >= $3::timestamptz AND e."occurredAt" < $4::timestamptz LIMIT 1) AS changed
  ORDER BY i.n, k.entity`;
 
 /** The largest page served; a larger `limit` is served this many (lib/oneroster/paging.ts). */
