@@ -52,10 +52,15 @@ describe.runIf(!!process.env.DATABASE_URL)("OneRoster delta reads while writers 
     process.env.HUB_BASE_URL = TEST_ISSUER;
     process.env.HUB_SECRET = "oneroster-delta-test-secret-0123456789";
     resetEnvCache();
-    schoolId = (await createInstitution({ name: "Escola do Delta", kind: "school" })).id;
+    // A network of five schools, all read: a delta read of users is six scans, more than a page
+    // merges whole under a bound, so each poll first leaves out the scans with no change since
+    // its bound (read-rostering.ts, SCANS_WITH_CHANGES_SQL). The writers write in one school.
+    const network = await createInstitution({ name: "Rede do Delta", kind: "network" });
+    schoolId = (await createInstitution({ name: "Escola do Delta", kind: "school", parentId: network.id })).id;
+    for (let i = 1; i < 5; i++) await createInstitution({ name: `Escola Quieta ${i}`, kind: "school", parentId: network.id });
     app = await createTestApp("Edtech Delta");
-    await t.db.prisma.edtechLink.create({ data: { institutionId: schoolId, edtechId: app.edtechId } });
-    await t.db.prisma.applicationAccess.create({ data: { institutionId: schoolId, applicationId: app.id, allowedAttributes: ["nome_usuario"], anonymizedAttributes: [], oneRoster: true } });
+    await t.db.prisma.edtechLink.create({ data: { institutionId: network.id, edtechId: app.edtechId } });
+    await t.db.prisma.applicationAccess.create({ data: { institutionId: network.id, applicationId: app.id, allowedAttributes: ["nome_usuario"], anonymizedAttributes: [], oneRoster: true } });
     token = await oneRosterToken(app);
     ids = await pairwiseIds({ kind: "application", id: app.id });
   });
