@@ -225,8 +225,8 @@ export async function readMoment(lagging: Database): Promise<{ cut: string; db: 
 
 const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
 
-/** A page's live people: their profile ids, as an SQL array over the page's CTE `pg`. */
-const LIVE_PROFILES = `ARRAY(SELECT pg.sid FROM pg WHERE NOT pg.deleted)`;
+/** A page's live people, their profile ids: an SQL array read from the CTE `live` (pageWithNeeds). */
+const LIVE_PROFILES = `(SELECT live.ids FROM live)::uuid[]`;
 
 /**
  * A page's statement (`page`, its rows the source's) with what its objects need beside the
@@ -235,30 +235,35 @@ const LIVE_PROFILES = `ARRAY(SELECT pg.sid FROM pg WHERE NOT pg.deleted)`;
  * people (peopleSql's columns) and users their agents, enrollments their subject, classes their
  * subjects. `order`: the page's order, over `pg`.
  *
- * The people and the links are looked up by the page's ids (index probes): as a join, PostgreSQL
- * hashed every profile of the network when the links table had never been analysed (100,000
- * students: 49 ms for one link). A guardian link counts when both its profiles are in institutions
- * the application reads ($1).
+ * The people and the links are looked up by the page's ids (index probes), gathered once (`live`):
+ * as a join, PostgreSQL hashed every profile of the network when the links table had never been
+ * analysed (100,000 students: 49 ms for one link). A guardian link counts when both its profiles
+ * are in institutions the application reads ($1).
  */
 export function pageWithNeeds(kind: TObjectKind, page: string, order: string): string {
   switch (kind) {
     case "user":
     case "demographics": {
-      // Each profile's agents: the other side of its links (a student's guardians, a guardian's students).
+      // A user's agents: the other side of its links (a student's guardians, a guardian's students).
       const agents =
         kind === "user"
-          ? `,
+          ? {
+              ctes: `,
   ag AS MATERIALIZED (SELECT g."guardianId" AS guardian, g."studentId" AS student FROM "GuardianStudent" g
     WHERE (g."guardianId" = ANY(${LIVE_PROFILES}) OR g."studentId" = ANY(${LIVE_PROFILES}))
       AND (SELECT a."institutionId" FROM "Profile" a WHERE a.id = g."guardianId") = ANY($1::uuid[])
       AND (SELECT s."institutionId" FROM "Profile" s WHERE s.id = g."studentId") = ANY($1::uuid[])),
   agents AS (SELECT l.profile, array_agg(l.agent::text ORDER BY l.agent) AS agents
-    FROM (SELECT student AS profile, guardian AS agent FROM ag UNION ALL SELECT guardian, student FROM ag) l GROUP BY l.profile)`
-          : "";
+    FROM (SELECT student AS profile, guardian AS agent FROM ag UNION ALL SELECT guardian, student FROM ag) l GROUP BY l.profile)`,
+              column: ", agents.agents",
+              join: " LEFT JOIN agents ON agents.profile = pg.sid",
+            }
+          : { ctes: "", column: "", join: "" };
       return `WITH pg AS MATERIALIZED (${page}),
-  pe AS MATERIALIZED (${peopleSql(LIVE_PROFILES)})${agents}
-SELECT pg.*, ${PERSON_COLUMNS}${kind === "user" ? ", agents.agents" : ""}
-  FROM pg LEFT JOIN pe ON pe."profileId" = pg.sid${kind === "user" ? " LEFT JOIN agents ON agents.profile = pg.sid" : ""} ORDER BY ${order}`;
+  live AS MATERIALIZED (SELECT ARRAY(SELECT pg.sid FROM pg WHERE NOT pg.deleted) AS ids),
+  pe AS MATERIALIZED (${peopleSql(LIVE_PROFILES)})${agents.ctes}
+SELECT pg.*, ${PERSON_COLUMNS}${agents.column}
+  FROM pg LEFT JOIN pe ON pe."profileId" = pg.sid${agents.join} ORDER BY ${order}`;
     }
     case "enrollment":
       return `SELECT pg.*, sub.name AS subject_name, sub.code AS subject_code FROM (${page}) pg
