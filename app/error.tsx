@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import Link from "@/components/link";
 
 // Never shows the error's message or stack: only a reference the operator can find in the logs.
 export default function ErrorPage({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/link";
 import { GalleryEmptyState } from "@/components/gallery-empty-state";
 import { GallerySearch } from "@/components/gallery-search";
 import { ToolCard } from "@/components/tool-card";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/link";
 import type { ReactNode } from "react";
 
 const CHIP = "inline-block rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-brand-900 hover:border-brand-600";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/link";
 
 /** No tools at all, or none matching the search: say which, and what to do next. */
 export function GalleryEmptyState({ search }: { search: string }) {

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/link";
 
 /**
  * Why a sign-in did not happen (a card's, an upstream account's): what happened and what to do,

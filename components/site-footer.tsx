@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/link";
 
 export function SiteFooter() {
   return (
@@ -8,7 +8,8 @@ export function SiteFooter() {
         <nav className="flex gap-4" aria-label="Rodapé">
           <Link href="/desenvolvedor" className="hover:underline">Para desenvolvedores</Link>
           <Link href="/docs/data-api" className="hover:underline">Data API</Link>
-          <Link href="/healthz" className="hover:underline">Status</Link>
+          {/* A plain link: /healthz answers JSON, not a page the client router could show. */}
+          <a href="/healthz" className="hover:underline">Status</a>
         </nav>
       </div>
     </footer>

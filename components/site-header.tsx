@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/link";
 import { ROLE_LABEL } from "@/lib/labels";
 import type { CurrentUser } from "@/lib/server/auth/current-user";
 import type { ProfileSummary } from "@/lib/server/auth/list-profiles";

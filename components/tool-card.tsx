@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/link";
 import { PinForm } from "./pin-form";
 import { ToolLogo } from "./tool-logo";
 

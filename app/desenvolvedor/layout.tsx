@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/link";
 import type { ReactNode } from "react";
 
 export const metadata: Metadata = { title: { default: "Área do desenvolvedor", template: "%s · Desenvolvedor · Hub Educacional" } };

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/link";
 import { ToolLogo } from "@/components/tool-logo";
 import { getDeveloperOverview } from "@/lib/server/developer/get-developer-overview";
 import { requireDeveloper } from "@/lib/server/developer/require-developer";

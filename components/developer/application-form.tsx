@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import Link from "@/components/link";
 import { MAX_REDIRECT_URIS, type TResponseType } from "@/lib/validations/developer";
 import { EdtechField } from "./edtech-field";
 import { Field, FormMessage, inputClass, primaryButton } from "./field";

@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import Link from "@/components/link";
 import { useEffect, useRef, useState } from "react";
 import { LOGO_ACCEPT, LOGO_MAX_BYTES, LOGO_TRANSPORT_LIMIT_BYTES } from "@/lib/validations/developer";
 import { EdtechField } from "./edtech-field";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/link";
 
 /** The two views of the institution's log: what reached partners, and who changed the rules. */
 export function AccessLogTabs({ institutionId, current }: { institutionId: string; current: "acessos" | "regras" }) {

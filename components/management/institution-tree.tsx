@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/link";
 import type { TManagedInstitution } from "@/lib/server/management/resolve-manager-scope";
 import { KIND_LABEL } from "./labels";
 

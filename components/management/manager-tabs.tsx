@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import Link from "@/components/link";
 import { usePathname } from "next/navigation";
 
 const TABS = [

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/link";
 
 /** Page links that keep the current filters; "Página 2 de 7 · 134 resultados". */
 export function Pagination(props: { basePath: string; params: Record<string, string | undefined>; page: number; pageCount: number; total: number; noun?: [string, string] }) {

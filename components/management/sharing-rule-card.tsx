@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/link";
 import type { ReactNode } from "react";
 import { ActionForm, type TFormAction } from "@/components/management/action-form";
 import { ATTRIBUTE_LABEL, formatDateTime, RULE_LABEL } from "@/components/management/labels";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/link";
 import { redirect } from "next/navigation";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
 import { withCallbackUrl } from "@/lib/server/http/safe-callback-url";

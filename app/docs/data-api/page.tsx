@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/link";
 import { buildDataApiOpenApi } from "@/lib/server/data-api/openapi";
 
 export const metadata: Metadata = { title: "Referência da Data API" };

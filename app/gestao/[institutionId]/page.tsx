@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/link";
 import { formatDateTime } from "@/components/management/labels";
 import { FormSection } from "@/components/management/page-sections";
 import { getInstitutionOverview } from "@/lib/server/management/get-institution-overview";

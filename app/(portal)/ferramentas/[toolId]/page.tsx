@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/link";
 import { notFound } from "next/navigation";
 import { ToolLogo } from "@/components/tool-logo";
 import { getCurrentUser, requireProfile } from "@/lib/server/auth/current-user";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/link";
 import { notFound } from "next/navigation";
 import { DataTable } from "@/components/data-table";
 import { CreateApiKeyForm, RevokeApiKeyForm } from "@/components/developer/api-key-forms";

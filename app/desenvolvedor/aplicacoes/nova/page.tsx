@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/link";
 import { ApplicationForm } from "@/components/developer/application-form";
 import { requireDeveloper } from "@/lib/server/developer/require-developer";
 import { createApplicationAction } from "../actions";

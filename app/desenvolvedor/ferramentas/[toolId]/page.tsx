@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/link";
 import { notFound } from "next/navigation";
 import { ToolCardPreview } from "@/components/developer/tool-card-preview";
 import { ToolForm } from "@/components/developer/tool-form";

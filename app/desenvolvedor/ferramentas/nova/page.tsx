@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/link";
 import { ToolForm } from "@/components/developer/tool-form";
 import { requireDeveloper } from "@/lib/server/developer/require-developer";
 import { createToolAction } from "../actions";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/link";
 import { AccessLogTabs } from "@/components/management/access-log-tabs";
 import { DataTable } from "@/components/data-table";
 import { ATTRIBUTE_LABEL, CHANNEL_LABEL, formatDateTime } from "@/components/management/labels";

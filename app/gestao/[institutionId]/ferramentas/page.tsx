@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/link";
 import { ActionForm, type TFieldSpec } from "@/components/management/action-form";
 import { ConfirmAction } from "@/components/management/confirm-action";
 import { ROLE_OPTIONS } from "@/components/management/labels";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/link";
 import { DataTable } from "@/components/data-table";
 import { formatCpf, formatDay, ROLE_OPTIONS } from "@/components/management/labels";
 import { createForm, FormSection, ListSection } from "@/components/management/page-sections";

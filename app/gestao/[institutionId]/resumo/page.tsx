@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/link";
 import { ENTITY_LABEL, EVENT_LABEL } from "@/components/management/labels";
 import { card, inputClass, primaryButton, sectionTitle } from "@/components/management/styles";
 import { KindLegend, SummaryTree, Timeline } from "@/components/management/summary-charts";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/link";
 import { notFound } from "next/navigation";
 import { DataTable } from "@/components/data-table";
 import { CreateWebhookForm, WebhookButtonForm } from "@/components/developer/webhook-forms";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/link";
 import { notFound } from "next/navigation";
 import { LaunchTestRunner } from "@/components/developer/launch-test-runner";
 import { env } from "@/lib/env";
