@@ -28,6 +28,35 @@ test("a person with two profiles picks one after signing in", async ({ page }) =
   await expect(page.getByRole("main").getByText("Professor(a) · EMEF Monteiro Lobato")).toBeVisible();
 });
 
+test("the gallery prefetches none of its links, and a link still opens its page without a new document", async ({ page }) => {
+  // Next prefetches every link that scrolls into view: seven renders on the hub for a student's
+  // gallery before anything was clicked (docs/decisions/047-links-without-prefetch.md).
+  const prefetches: string[] = [];
+  const documents: string[] = [];
+  page.on("request", (request) => {
+    if (request.headers()["next-router-prefetch"]) prefetches.push(request.url());
+    if (request.resourceType() === "document") documents.push(request.url());
+  });
+  await signIn(page, "aluno@demo.hub.br");
+  await expect(page.getByRole("heading", { name: /^Olá, / })).toBeVisible();
+  // Next schedules its prefetches when the browser is idle after the page's scripts ran (they
+  // went out about 0.2 s after the load): wait for an idle moment, and half a second more.
+  const idleWhile = () => page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => setTimeout(resolve, 500))));
+  await page.waitForLoadState("load");
+  await idleWhile();
+  // Hovering a link prefetches it too, unless prefetching is off.
+  await page.getByRole("contentinfo").getByRole("link", { name: "Para desenvolvedores" }).hover();
+  await page.getByRole("banner").getByRole("link", { name: "Meus dados" }).hover();
+  await idleWhile();
+  expect(prefetches).toEqual([]);
+  // A click is still a client-side navigation: the page's payload, not a second document.
+  const before = documents.length;
+  await page.getByRole("banner").getByRole("link", { name: "Meus dados" }).click();
+  await expect(page).toHaveURL(/\/meus-dados$/);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  expect(documents.length).toBe(before);
+});
+
 test("the Data API reference page lists both endpoints and every query parameter", async ({ page }) => {
   await page.goto("/");
   await page.getByRole("link", { name: "Data API" }).click();
