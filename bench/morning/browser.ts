@@ -4,7 +4,7 @@
 // is load at the bell too. This bench signs a student and a teacher in through the sign-in page in
 // Chromium (Debian's, as the browser tests use), then opens each one's gallery --visits times,
 // waiting --settle ms after each load for what the page's scripts fetch once it is idle, and
-// reports per visit:
+// reports per visit (and the same for a visitor's sign-in page, before anyone signs in):
 //   - the requests that reached the hub (Chrome DevTools Protocol: those not served from the
 //     browser's cache), by kind: document, prefetch (Next-Router-Prefetch), RSC, static, other;
 //   - the hub's CPU (server.mjs) and PostgreSQL's (the bench database's backends), less what the
@@ -98,12 +98,14 @@ interface TRow {
   p50: number;
 }
 
-async function measure(who: string, person: Omit<TMorningPerson, "kind">): Promise<TRow> {
+/** `person`'s gallery, visited again and again once signed in; with no person, a visitor's sign-in page. */
+async function measure(who: string, person: Omit<TMorningPerson, "kind"> | null): Promise<TRow> {
   const page = await browser.newPage({ locale: "pt-BR", viewport: { width: 1280, height: 900 } });
-  await signIn(page, person);
+  if (person) await signIn(page, person);
+  const target = `${hub.base}${person ? "/" : "/login"}`;
   // Warm-up: the page's scripts in the browser's cache, the hub's code paths compiled.
   for (let i = 0; i < 3; i++) {
-    await page.goto(`${hub.base}/`);
+    await page.goto(target);
     await pause(settleMs);
   }
   const counts = await countServedRequests(page);
@@ -123,8 +125,8 @@ async function measure(who: string, person: Omit<TMorningPerson, "kind">): Promi
 
     const busy = meterOf();
     const v0 = performance.now();
-    const response = await page.goto(`${hub.base}/`);
-    if (response?.status() !== 200) throw new Error(`${who}'s gallery answered ${response?.status()}`);
+    const response = await page.goto(target);
+    if (response?.status() !== 200) throw new Error(`${who}: ${target} answered ${response?.status()}`);
     times.push(performance.now() - v0);
     await pause(settleMs);
     visitsMs += performance.now() - v0;
@@ -146,12 +148,12 @@ async function measure(who: string, person: Omit<TMorningPerson, "kind">): Promi
 }
 
 const loadAtStart = loadAverage();
-const rows = [await measure("student", cls.students[0]!), await measure("teacher", cls.teachers[0]!)];
+const rows = [await measure("visitor, sign-in page", null), await measure("student, gallery", cls.students[0]!), await measure("teacher, gallery", cls.teachers[0]!)];
 await browser.close();
 await hub.stop();
 
 const f = (n: number, digits = 1) => n.toFixed(digits);
-console.log(`\n${visits} gallery visits each, ${settleMs} ms after each load; load average ${loadAtStart} → ${loadAverage()}`);
+console.log(`\n${visits} visits each, ${settleMs} ms after each load; load average ${loadAtStart} → ${loadAverage()}`);
 console.log(`build: ${process.env.HUB_NEXT_DIST_DIR ?? ".next"}\n`);
 console.log(`| who | requests at the hub per visit (${KINDS.join(" / ")}) | hub CPU ms per visit | PostgreSQL CPU ms per visit | idle CPU ms/s (hub / PostgreSQL) | load p50 ms |`);
 console.log("|---|---|---:|---:|---|---:|");
