@@ -6,6 +6,17 @@ test("the home page shows the product heading and a sign-in link", async ({ page
   await expect(page.getByRole("link", { name: "Entrar" }).first()).toBeVisible();
 });
 
+test("every page names the hub's icon, which a browser may keep for a week", async ({ page, request }) => {
+  await page.goto("/login");
+  const icon = page.locator('head link[rel="icon"]');
+  await expect(icon).toHaveAttribute("type", "image/svg+xml");
+  const response = await request.get((await icon.getAttribute("href"))!);
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-type"]).toBe("image/svg+xml");
+  expect(response.headers()["cache-control"]).toBe("public, max-age=604800");
+  expect(await response.text()).toContain("<svg");
+});
+
 test("an unknown address shows the product's not-found page", async ({ page }) => {
   const response = await page.goto("/pagina-que-nao-existe");
   expect(response?.status()).toBe(404);
