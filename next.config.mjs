@@ -27,8 +27,13 @@ const nextConfig = {
       },
       // The tab's icon (app/icon.svg): pages link it with its content's hash in the query, so a
       // browser keeps it a week instead of asking again on every page (Next sends max-age=0).
-      { source: "/icon.svg", headers: [{ key: "Cache-Control", value: "public, max-age=604800" }] },
+      { source: "/(icon.svg|favicon.ico)", headers: [{ key: "Cache-Control", value: "public, max-age=604800" }] },
     ];
+  },
+  // A client that asks for /favicon.ico without reading the page (a link preview, an old
+  // browser) gets the same icon, not the not-found page rendered for it.
+  async rewrites() {
+    return [{ source: "/favicon.ico", destination: "/icon.svg" }];
   },
 };
 

@@ -15,6 +15,11 @@ test("every page names the hub's icon, which a browser may keep for a week", asy
   expect(response.headers()["content-type"]).toBe("image/svg+xml");
   expect(response.headers()["cache-control"]).toBe("public, max-age=604800");
   expect(await response.text()).toContain("<svg");
+  // Asked for where browsers used to look, it is the same icon.
+  const legacy = await request.get("/favicon.ico");
+  expect(legacy.status()).toBe(200);
+  expect(legacy.headers()["content-type"]).toBe("image/svg+xml");
+  expect(legacy.headers()["cache-control"]).toBe("public, max-age=604800");
 });
 
 test("an unknown address shows the product's not-found page", async ({ page }) => {
