@@ -16,7 +16,8 @@ import { authorizeDataAccess } from "@/lib/server/data-api/authorize-data-access
 import { buildEventPageQuery, queryEvents } from "@/lib/server/data-api/query-events";
 import { readDataPage } from "@/lib/server/data-api/read-data-page";
 import { ENTITY_NAMES, EVENT_KINDS, type TEntityName, type TEventKind } from "@/lib/validations/data-api";
-import { httpGetOk, percentile, sampleInTurns } from "./http";
+import { percentile } from "../lib/load";
+import { httpGetOk, sampleInTurns } from "./http";
 import { linkDemoApp, loadNetwork } from "./load-network";
 import { runToExit, startServer } from "./serve";
 
@@ -60,11 +61,11 @@ async function main() {
       Number(values.samples),
       10,
     );
-    const sqlP50 = percentile(times.sql!, 50);
+    const sqlP50 = percentile(times.sql!, 0.5);
     console.log(`| part | p50 ms | p90 ms | / SQL p50 |`);
     console.log(`|---|---:|---:|---:|`);
     for (const [name, list] of Object.entries(times)) {
-      console.log(`| ${name} | ${percentile(list, 50).toFixed(1)} | ${percentile(list, 90).toFixed(1)} | ${(percentile(list, 50) / sqlP50).toFixed(2)}× |`);
+      console.log(`| ${name} | ${percentile(list, 0.5).toFixed(1)} | ${percentile(list, 0.9).toFixed(1)} | ${(percentile(list, 0.5) / sqlP50).toFixed(2)}× |`);
     }
     console.log(`\nload average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   } finally {

@@ -43,7 +43,8 @@ import { createSubject } from "@/lib/server/school-data/create-subject";
 import { ENTITY_NAMES, EVENT_KINDS, type TEntityName, type TEventKind } from "@/lib/validations/data-api";
 import { syntheticCpf } from "@/prisma/seed/names";
 import { copyStudents, type TSeedSchool } from "./copy-seed";
-import { httpGetOk, percentile, sampleInTurns } from "./http";
+import { percentile } from "../lib/load";
+import { httpGetOk, sampleInTurns } from "./http";
 import { linkDemoApp } from "./load-network";
 import { unenrollStudent } from "@/lib/server/school-data/unenroll-student";
 import { readRosteringAs } from "@/lib/server/oneroster/read-rostering";
@@ -204,7 +205,7 @@ async function buffersOf(pool: pg.Pool, sql: string, params: unknown[]): Promise
   return { total, people: find(root, "CTE pe") ? total - blocks(find(root, "CTE u")) - blocks(find(root, "CTE h")) : 0 };
 }
 
-const stats = (sorted: number[]) => ({ p50: percentile(sorted, 50), p99: percentile(sorted, 99) });
+const stats = (sorted: number[]) => ({ p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) });
 
 /** One size: its own database, network and server. */
 interface TSize {

@@ -2,7 +2,6 @@
 import { Agent, request } from "node:http";
 import { gunzipSync } from "node:zlib";
 
-export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 export type TAcceptEncoding = "gzip, deflate" | "identity";
 

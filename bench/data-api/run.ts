@@ -10,7 +10,8 @@ import pg from "pg";
 import { buildEventPageQuery, type TFeedView } from "@/lib/server/data-api/query-events";
 import { pairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { ENTITY_NAMES, EVENT_KINDS, type TPersonalAttribute } from "@/lib/validations/data-api";
-import { httpGet, percentile, sampleInTurns, type TAcceptEncoding } from "./http";
+import { percentile } from "../lib/load";
+import { httpGet, sampleInTurns, type TAcceptEncoding } from "./http";
 import { loadNetwork } from "./load-network";
 
 const { values } = parseArgs({
@@ -50,7 +51,7 @@ async function measure(timers: Record<string, () => Promise<void>>) {
       }
     }));
     const sorted = times[name]!;
-    result[name] = { p50: percentile(sorted, 50), p99: percentile(sorted, 99), rps: done / seconds };
+    result[name] = { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), rps: done / seconds };
   }
   return result;
 }

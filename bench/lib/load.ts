@@ -74,7 +74,8 @@ export function postgresCpuSeconds(): number {
   return ticks / 100;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+/** The `p` quantile (0–1) of `sorted`, ascending; NaN when it is empty. */
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
 /**
  * Runs one load with autocannon and measures it from its own events: latency of every answer to

@@ -16,11 +16,12 @@
 //   … [--visits 20] [--settle 1500] [--port 3850]
 //
 // Needs the production build (HUB_NEXT_DIST_DIR picks another build folder, as for `npm start`).
+import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { chromium, type Page } from "@playwright/test";
 import { chromiumPath } from "../../scripts/lib/chromium.mjs";
 import { prepareDatabase, startHub } from "../lib/hub";
-import { loadAverage, machineLine } from "../lib/load";
+import { loadAverage, machineLine, percentile } from "../lib/load";
 import { cpuMeter, type TCpuUsed } from "./cpu";
 import { MORNING_PASSWORD, setUpClass, type TMorningPerson } from "./setup";
 
@@ -85,9 +86,9 @@ async function signIn(page: Page, person: Omit<TMorningPerson, "kind">): Promise
   }
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const meterOf = () => cpuMeter([hub.server.pid!], databases);
-const minus = (a: TCpuUsed, b: TCpuUsed): TCpuUsed => ({ server: a.server - b.server, postgres: a.postgres - b.postgres });
+const plus = (a: TCpuUsed, b: TCpuUsed): TCpuUsed => ({ server: a.server + b.server, postgres: a.postgres + b.postgres });
+const scaled = (a: TCpuUsed, k: number): TCpuUsed => ({ server: a.server * k, postgres: a.postgres * k });
 
 interface TRow {
   who: string;
@@ -106,7 +107,7 @@ async function measure(who: string, person: Omit<TMorningPerson, "kind"> | null)
   // Warm-up: the page's scripts in the browser's cache, the hub's code paths compiled.
   for (let i = 0; i < 3; i++) {
     await page.goto(target);
-    await pause(settleMs);
+    await sleep(settleMs);
   }
   const counts = await countServedRequests(page);
   const times: number[] = [];
@@ -118,32 +119,29 @@ async function measure(who: string, person: Omit<TMorningPerson, "kind"> | null)
   for (let i = 0; i < visits; i++) {
     const quiet = meterOf();
     const q0 = performance.now();
-    await pause(settleMs);
+    await sleep(settleMs);
     idleMs += performance.now() - q0;
-    const quietUsed = quiet.stop();
-    idleCpu = { server: idleCpu.server + quietUsed.server, postgres: idleCpu.postgres + quietUsed.postgres };
+    idleCpu = plus(idleCpu, quiet.stop());
 
     const busy = meterOf();
     const v0 = performance.now();
     const response = await page.goto(target);
     if (response?.status() !== 200) throw new Error(`${who}: ${target} answered ${response?.status()}`);
     times.push(performance.now() - v0);
-    await pause(settleMs);
+    await sleep(settleMs);
     visitsMs += performance.now() - v0;
-    const used = busy.stop();
-    visitsCpu = { server: visitsCpu.server + used.server, postgres: visitsCpu.postgres + used.postgres };
+    visitsCpu = plus(visitsCpu, busy.stop());
   }
   await page.close();
-  const idlePerSecond = { server: (idleCpu.server / idleMs) * 1000, postgres: (idleCpu.postgres / idleMs) * 1000 };
-  const idleInVisits = { server: (idlePerSecond.server * visitsMs) / 1000, postgres: (idlePerSecond.postgres * visitsMs) / 1000 };
-  const net = minus(visitsCpu, idleInVisits);
+  // The idle rate of the quiet windows, over the visits' own time, taken off the visits' CPU.
+  const net = plus(visitsCpu, scaled(idleCpu, -visitsMs / idleMs));
   times.sort((a, b) => a - b);
   return {
     who,
     requests: Object.fromEntries(KINDS.map((k) => [k, counts[k] / visits])) as Record<TKind, number>,
-    cpu: { server: net.server / visits, postgres: net.postgres / visits },
-    idlePerSecond,
-    p50: times[times.length >> 1]!,
+    cpu: scaled(net, 1 / visits),
+    idlePerSecond: scaled(idleCpu, 1000 / idleMs),
+    p50: percentile(times, 0.5),
   };
 }
 

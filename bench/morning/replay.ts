@@ -4,7 +4,7 @@
 // step's CPU, read around each request after the servers settle (their deferred writes, such as
 // the access log's 5 ms batches, land in the step that queued them).
 import { setTimeout as sleep } from "node:timers/promises";
-import { loadAverage } from "../lib/load";
+import { loadAverage, percentile } from "../lib/load";
 import { cpuMeter, cpuReader } from "./cpu";
 import { StepError, type TStep, type TTimer } from "./path";
 
@@ -101,7 +101,6 @@ export async function replay<P>(options: TReplayOptions<P>): Promise<TPass> {
   };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
 /** p50 and p99 of a step's latencies, in ms. */
 export function quantiles(latencies: number[]): { p50: number; p99: number } {

@@ -49,7 +49,7 @@ import { ZIdentityProviderFormSchema } from "@/lib/validations/upstream";
 import { CookieJar, signInHeadless, startUpstreamProvider, UPSTREAM_ALLOWED_DOMAIN, type TUpstreamAccount } from "@/test/fixtures/upstream-provider";
 import { prepareDatabase, startHub } from "../lib/hub";
 import { FORM_HEADERS } from "../lib/hub-session";
-import { cpuSeconds, loadAverage, machineLine, postgresCpuSeconds } from "../lib/load";
+import { cpuSeconds, loadAverage, machineLine, percentile, postgresCpuSeconds } from "../lib/load";
 
 const { values } = parseArgs({
   options: {
@@ -312,8 +312,7 @@ async function passwordRun(count: number, concurrency: number, offset: number): 
 const fmt = (n: number, digits = 1) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 function stats(samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-  return `${sorted.length} | ${fmt(at(0.5))} | ${fmt(at(0.99))} | ${fmt(sorted.at(-1)!)}`;
+  return `${sorted.length} | ${fmt(percentile(sorted, 0.5))} | ${fmt(percentile(sorted, 0.99))} | ${fmt(sorted.at(-1)!)}`;
 }
 const cpuCell = (cpu?: TCpu) => (cpu ? `${fmt(cpu.hub, 2)}${cpu.postgres !== undefined ? ` + ${fmt(cpu.postgres, 2)}` : ""}` : "");
 
