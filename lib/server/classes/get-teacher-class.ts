@@ -1,9 +1,9 @@
 import { env } from "@/lib/env";
-import { db } from "@/lib/server/db/database";
+import { database, db } from "@/lib/server/db/database";
 import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
-import { GALLERY_PLACEMENT_SELECT, toGalleryItem, type TGalleryItem } from "@/lib/server/gallery/gallery-item";
+import { GALLERY_ITEM_COLUMNS, toGalleryItem, type TGalleryItem, type TGalleryItemRow } from "@/lib/server/gallery/gallery-item";
 import type { TActingProfile } from "@/lib/server/tools/acting-profile";
-import { findUsablePlacementIds } from "@/lib/server/tools/find-usable-placement-ids";
+import { findUsablePlacementIds, PLACEMENT_FROM } from "@/lib/server/tools/find-usable-placement-ids";
 
 export interface TTeacherClassTool extends TGalleryItem {
   /** Whether the teacher may open it too (a class placement may be for students only). */
@@ -30,13 +30,13 @@ export async function getTeacherClass(options: { profile: TActingProfile; classI
   });
   if (!cls) return null;
   const [rows, usable] = await Promise.all([
-    db().placement.findMany({ where: { classId: cls.id, tool: { status: "active" } }, select: GALLERY_PLACEMENT_SELECT }),
+    database().sql.query<TGalleryItemRow>(`SELECT ${GALLERY_ITEM_COLUMNS} FROM ${PLACEMENT_FROM} WHERE p."classId" = $1::uuid AND t.status = 'active'`, [cls.id], { prepared: true }),
     findUsablePlacementIds({ profile }),
   ]);
   const mine = new Set(usable);
   const base = env().HUB_BASE_URL;
   const tools = rows
-    .map((row) => ({ ...toGalleryItem(row), usable: mine.has(row.id), shareUrl: `${base}/launch/${row.id}` }))
+    .map((row) => ({ ...toGalleryItem(row), usable: mine.has(row.placementId), shareUrl: `${base}/launch/${row.placementId}` }))
     .sort((a, b) => a.title.localeCompare(b.title, "pt-BR"));
   return { class: { id: cls.id, name: cls.name, periodCode: cls.period.code, institutionId: cls.institutionId, students: cls._count.students }, tools };
 }

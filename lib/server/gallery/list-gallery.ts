@@ -1,7 +1,6 @@
-import { db } from "@/lib/server/db/database";
 import type { TActingProfile } from "@/lib/server/tools/acting-profile";
-import { findUsablePlacementIds } from "@/lib/server/tools/find-usable-placement-ids";
-import { GALLERY_PLACEMENT_SELECT, toGalleryItem, type TGalleryItem } from "./gallery-item";
+import { findUsablePlacements } from "@/lib/server/tools/find-usable-placement-ids";
+import { GALLERY_ITEM_COLUMNS, toGalleryItem, type TGalleryItem, type TGalleryItemRow } from "./gallery-item";
 
 export interface ListGalleryOptions {
   profile: TActingProfile;
@@ -20,10 +19,7 @@ function fold(text: string): string {
  * need the unaccent extension (absent from the embedded engine).
  */
 export async function listGallery({ profile, search }: ListGalleryOptions): Promise<TGalleryItem[]> {
-  const ids = await findUsablePlacementIds({ profile });
-  if (ids.length === 0) return [];
-  const rows = await db().placement.findMany({ where: { id: { in: ids } }, select: GALLERY_PLACEMENT_SELECT });
-  const items = rows.map(toGalleryItem);
+  const items = (await findUsablePlacements<TGalleryItemRow>({ profile }, GALLERY_ITEM_COLUMNS)).map(toGalleryItem);
   const words = fold(search ?? "").split(/\s+/).filter(Boolean);
   const matching = words.length
     ? items.filter((item) => {
