@@ -18,6 +18,7 @@ import { setupTestDatabase } from "@/test/database";
 import { createSchool, type TSchool } from "@/test/fixtures/launch";
 import { createTestApp, TEST_ISSUER, type TTestApp } from "@/test/fixtures/oauth";
 import { prng } from "@/test/fuzz/cases";
+import { forgetPositions } from "./page-positions";
 import { readRostering } from "./read-rostering";
 import { oneRosterToken, waitForOneRosterCut } from "@/test/fixtures/oneroster";
 
@@ -196,13 +197,45 @@ describe("the query language on the served data", () => {
   });
 
   it("walking the pages with offset lists every record once, in the default order and sorted by a field", async () => {
-    for (const sort of ["", "&sort=dateLastModified", "&sort=familyName&orderBy=desc"]) {
+    for (const sort of ["", "&orderBy=desc", "&sort=dateLastModified", "&sort=familyName&orderBy=desc"]) {
       const all = list<{ sourcedId: string }>(await get(a.token, `users?limit=1000${sort}`), "users").map((u) => u.sourcedId);
       expect(all.length).toBeGreaterThanOrEqual(5);
       const walked: string[] = [];
       for (let offset = 0; offset < all.length; offset += 2) walked.push(...list<{ sourcedId: string }>(await get(a.token, `users?limit=2&offset=${offset}${sort}`), "users").map((u) => u.sourcedId));
       expect(walked, sort).toEqual(all);
     }
+  });
+
+  it("the next page of a walk in the default order starts after the last record of the page before, and lists what the offset alone lists", async () => {
+    const ids = (answer: TAnswer) => list<{ sourcedId: string }>(answer, "users").map((u) => u.sourcedId);
+    const pageStatements = async (path: string) => {
+      const statements: string[] = [];
+      const real = database();
+      setDatabase({ ...real, sql: { ...real.sql, query: (sql, params, options) => (statements.push(sql), real.sql.query(sql, params, options)) } });
+      try {
+        return { answer: await get(a.token, path), page: statements.find((sql) => sql.includes("ORDER BY"))! };
+      } finally {
+        setDatabase(real);
+      }
+    };
+    for (const order of ["", "&orderBy=desc"]) {
+      const all = ids(await get(a.token, `users?limit=1000${order}`));
+      forgetPositions();
+      // Without an earlier page, the scans start at the beginning and skip `offset` records.
+      const cold = await pageStatements(`users?limit=2&offset=2${order}`);
+      expect(cold.page).not.toMatch(/src\.sid [<>] \$/);
+      expect(ids(cold.answer)).toEqual(all.slice(2, 4));
+      // After the page before it, they start after its last record (one per scan: each institution and entity).
+      await get(a.token, `users?limit=2&offset=0${order}`);
+      const next = await pageStatements(`users?limit=2&offset=2${order}`);
+      expect(next.page).toMatch(order ? /src\.sid < \$/ : /src\.sid > \$/);
+      expect(ids(next.answer)).toEqual(all.slice(2, 4));
+      // Further on than a known position, the rest of the way is skipped: the same records again.
+      expect(ids((await pageStatements(`users?limit=1&offset=3${order}`)).answer)).toEqual(all.slice(3, 4));
+    }
+    // A sorted read keeps to the offset: its order is not the scans'.
+    await get(a.token, "users?limit=2&offset=0&sort=familyName");
+    expect((await pageStatements("users?limit=2&offset=2&sort=familyName")).page).not.toMatch(/src\.sid [<>] \$/);
   });
 
   it.each([

@@ -31,6 +31,7 @@ import { isUuidText } from "@/lib/server/crypto/uuid-permutation";
 import { pairwiseIds, type TPairwiseIds } from "@/lib/server/privacy/pairwise-ids";
 import { log } from "@/lib/server/log.mjs";
 import { PROFILE_ROLES, type TPersonalAttribute } from "@/lib/validations/data-api";
+import { pageShape, positionBefore, rememberPosition, type TPagePosition } from "./page-positions";
 import { resolveOneRosterReach, type TOneRosterReach } from "./resolve-oneroster-reach";
 import { collectionDef, rosteringRoute, SELECTABLE_FIELDS, type TCollectionDef, type TCondition, type TObjectKind, type TPathId, type TRosteringRoute } from "./rostering-routes";
 import { BASE_PARAMS, ENTITIES_OF, EVENT_ENTITIES, fieldMapFor, READ_BY_INSTITUTION, sourceSql, TOMBSTONE_DAYS, tombstoneCountSql, type TFieldContext, type TFieldMapName, type TInstitutionScope } from "./rostering-sources";
@@ -445,20 +446,27 @@ function collectionUrl(baseUrl: string, segments: readonly string[]): string {
  * first rows, not a sort of all its records. Not prepared: after five runs PostgreSQL may keep a
  * generic plan, and for a school's merge one chose a plan 13 times slower than the custom one
  * (bench, 100,000 students); planning the merge of 14 scans costs about 8 ms.
+ *
+ * `after`: in the default order, the record before a position at or before the offset
+ * (page-positions.ts): the scans start after it and skip only the rest of the way.
  */
 async function readPage(
   { db, reach, ids, cut }: TReadContext,
   route: TRosteringRoute,
-  where: readonly string[],
+  allWhere: readonly string[],
   params: unknown[],
   sort: { key: string | null; direction: "ASC" | "DESC" },
   paging: { limit: number; offset: number },
   since: Date | null,
+  after: TPagePosition | null,
 ): Promise<TRow[]> {
   const { key, direction } = sort;
   const order = (alias: string, keyColumn: string | null) => `${keyColumn ? `${keyColumn} ${direction}, ` : ""}${alias}.sid ${direction}`;
+  const seek = after && key === null ? after : null;
+  const where = seek ? [...allWhere, `src.sid ${direction === "ASC" ? ">" : "<"} $${params.push(seek.sid)}::uuid`] : allWhere;
+  const skipped = paging.offset - (seek?.offset ?? 0);
   const limit = `$${params.push(paging.limit)}`;
-  const offset = `$${params.push(paging.offset)}`;
+  const offset = `$${params.push(skipped)}`;
   const source = route.collection.source;
   const keyColumn = key ? `, ${key} AS sort_key` : "";
   // The page with what its objects need, in the page's order (its sort key is a column of every form below).
@@ -467,7 +475,7 @@ async function readPage(
   if (!READ_BY_INSTITUTION[source] || route.few) {
     return read(`SELECT src.*${keyColumn} FROM (${sourceSql(source)}) src ${whereSql(where)} ORDER BY ${order("src", key)} LIMIT ${limit} OFFSET ${offset}`);
   }
-  const each = `$${params.push(paging.offset + paging.limit)}`;
+  const each = `$${params.push(skipped + paging.limit)}`;
   // A school's collection reads that school alone, if it is one the application reads (checkParents answers 404 otherwise).
   const school = route.countIn?.institution;
   // Each institution as SQL: an element of $1 (the read's institutions), or the school if it is one of them.
@@ -590,16 +598,19 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   }
 
   const countParams = [...statement.params];
+  // In the default order, a page continues a walk from the last record of an earlier page (page-positions.ts).
+  const shape = sort.key === null ? pageShape({ applicationId, path: (request.segments ?? []).join("/"), filter: filterText, direction: sort.direction }) : null;
   // The path's parents are checked beside the page and its count, not before them: one round
   // trip's wait less. Every source reads only the institutions the application reaches ($1), so
   // the page of a path whose parent is unknown is empty, and dropped for the 404.
   const [, rows, total] = await Promise.all([
     checkParents(context, route),
-    readPage(context, route, where, statement.params, sort, paging!, filterAst === null ? null : modifiedSince(filterAst)),
+    readPage(context, route, where, statement.params, sort, paging!, filterAst === null ? null : modifiedSince(filterAst), shape ? positionBefore(shape, paging!.offset) : null),
     filterAst === null && route.countIn && route.collection.counted
       ? countMaintained(context, route.collection.counted, route.countIn.institution, countParams.slice(0, BASE_PARAMS))
       : countMatches(db, statement, where, countParams),
   ]);
+  if (shape && rows.length > 0) rememberPosition(shape, { offset: paging!.offset + rows.length, sid: rows.at(-1)!.sid });
   const objects = selectFields(shapePage(kind, rows, context), fields);
   writeAccessLog(loggedFilters(request), context, rows, objects, 200);
   const headers = { ...JSON_HEADERS, ...pagingHeaders(collectionUrl(context.baseUrl, request.segments ?? []), query, { limit: paging!.limit, offset: paging!.offset, total }) };
