@@ -378,6 +378,9 @@ async function rosteringStatements(s: TSize, path: string): Promise<TStatement[]
   return captured;
 }
 
+/** An offset at about 90% of a size's students, a whole page of users. */
+const walkOffset = (s: TSize) => Math.floor((0.9 * s.students) / 1000) * 1000;
+
 /** The OneRoster pages of issue #43, point 7, at every size in turns: HTTP beside the endpoint's own statements. */
 async function measureOneRoster(sizes: TSize[]): Promise<TQueryResult[][]> {
   const results: TQueryResult[][] = sizes.map(() => []);
@@ -391,7 +394,15 @@ async function measureOneRoster(sizes: TSize[]): Promise<TQueryResult[][]> {
       member: "enrollments",
     },
     { name: "OneRoster students of a class", path: `classes/${classId}/students`, member: "users" },
+    // A partner's sync walks every page: the page at 90% of the students, just after the one before it (page-positions.ts).
+    { name: "OneRoster users, limit=1000, the next page of a walk at 90%", path: `users?limit=1000&offset=${walkOffset(s)}`, member: "users", after: `users?limit=1000&offset=${walkOffset(s) - 1000}` },
   ];
+  // The page before a walk's page, served by the hub and read by this process (whose statements are captured), so both continue from it.
+  const walkTo = async (s: TSize, i: number, page: { after?: string }) => {
+    if (!page.after) return;
+    await httpGetOk(agent, `${s.base}/ims/oneroster/rostering/v1p2/${page.after}`, "", "gzip, deflate", { authorization: `Bearer ${tokens[i]!}` });
+    await rosteringStatements(s, page.after);
+  };
   // A class of school 1, per size (the first by id).
   const classOf = await Promise.all(
     sizes.map(async (s) => (await s.pool.query<{ id: string }>(`SELECT id FROM "Class" WHERE "institutionId" = $1 ORDER BY id LIMIT 1`, [s.network.schools[0]!.id])).rows[0]!.id),
@@ -401,6 +412,7 @@ async function measureOneRoster(sizes: TSize[]): Promise<TQueryResult[][]> {
   const floorPages: TFloorPage[] = [];
   for (const [i, s] of sizes.entries()) {
     for (const page of pages[i]!) {
+      await walkTo(s, i, page);
       const check = await httpGetOk(agent, `${s.base}/ims/oneroster/rostering/v1p2/${page.path}`, "", "identity", { authorization: `Bearer ${tokens[i]!}` });
       floorPages.push({ url: s.url, statements: await rosteringStatements(s, page.path), body: check.body.toString("base64") });
     }
@@ -413,6 +425,7 @@ async function measureOneRoster(sizes: TSize[]): Promise<TQueryResult[][]> {
       const page = pages[i]![q]!;
       const target = `${s.base}/ims/oneroster/rostering/v1p2/${page.path}`;
       const headers = { authorization: `Bearer ${tokens[i]!}` };
+      await walkTo(s, i, page);
       const check = await httpGetOk(agent, target, "", "gzip, deflate", headers);
       const records = ((JSON.parse(check.body.toString()) as Record<string, unknown[]>)[page.member] ?? []).length;
       const statements = await rosteringStatements(s, page.path);
