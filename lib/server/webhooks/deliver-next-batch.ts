@@ -215,10 +215,12 @@ const durationText = (ms: number) =>
 const GONE = 410;
 
 /** One step of the worker loop; "none" when no cursor is due. */
-export async function deliverNextBatch(settings: TDeliverySettings): Promise<TStepResult> {
+export async function deliverNextBatch(settings: TDeliverySettings, onClaimed?: () => void): Promise<TStepResult> {
   const token = randomUUID();
   const [c] = await database().sql.query<TClaimed>(CLAIM_SQL, [token, settings.leaseMs, settings.idleMs], { prepared: true });
   if (!c) return "none";
+  // Due cursors were found: others may be due too (run-webhook-worker.ts wakes its waiting loops).
+  onClaimed?.();
   if (!c.news) return "idle";
   // A claimed cursor's work is a trace of its own when traces are on (lib/server/tracing): its
   // feed read, the POST and the cursor's update; the polls before it are not traced.
