@@ -1,4 +1,4 @@
-// Shared shape and helpers of the gallery services (list-gallery, get-gallery-tool).
+// Shared shape and helpers of the gallery services (list-gallery, get-gallery-tool) and of a teacher's class page (get-teacher-class).
 export interface TGalleryPlacement {
   /** The launch path's id and the LTI resource_link_id. */
   placementId: string;

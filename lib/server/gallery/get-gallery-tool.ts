@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { db } from "@/lib/server/db/database";
 import type { TActingProfile } from "@/lib/server/tools/acting-profile";
-import { findUsablePlacementIds } from "@/lib/server/tools/find-usable-placement-ids";
-import { logoUrl, type TGalleryPlacement } from "./gallery-item";
+import { findUsablePlacements } from "@/lib/server/tools/find-usable-placement-ids";
+import { GALLERY_ITEM_COLUMNS, logoUrl, toGalleryItem, type TGalleryItemRow, type TGalleryPlacement } from "./gallery-item";
 
 export interface TGalleryTool {
   toolId: string;
@@ -29,13 +29,7 @@ function httpUrl(value: string): string | null {
 /** A tool's detail view, or null when the profile has no placement of it (same as unknown). */
 export async function getGalleryTool({ profile, toolId }: { profile: TActingProfile; toolId: string }): Promise<TGalleryTool | null> {
   if (!z.guid().safeParse(toolId).success) return null;
-  const ids = await findUsablePlacementIds({ profile, toolId });
-  if (ids.length === 0) return null;
-  const placements = await db().placement.findMany({
-    where: { id: { in: ids } },
-    select: { id: true, title: true, class: { select: { name: true } } },
-    orderBy: { createdAt: "asc" },
-  });
+  const placements = (await findUsablePlacements<TGalleryItemRow>({ profile, toolId }, GALLERY_ITEM_COLUMNS)).map(toGalleryItem);
   if (placements.length === 0) return null;
   const tool = await db().tool.findUnique({
     where: { id: toolId },
@@ -50,6 +44,6 @@ export async function getGalleryTool({ profile, toolId }: { profile: TActingProf
     siteUrl: httpUrl(tool.siteUrl),
     edtechName: tool.edtech.name,
     logoUrl: logoUrl(tool.logoId),
-    placements: placements.map((p) => ({ placementId: p.id, title: p.title ?? tool.title, classLabel: p.class?.name ?? null })),
+    placements: placements.map(({ placementId, title, classLabel }) => ({ placementId, title, classLabel })),
   };
 }
