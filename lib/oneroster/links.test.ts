@@ -111,9 +111,19 @@ describe("Link header", () => {
   });
 
   it("sends X-Total-Count with the Link header", () => {
-    expect(pagingHeaders(BASE, new URLSearchParams(), { limit: 10, offset: 0, total: 35 })).toEqual({
+    expect(pagingHeaders(BASE, new URLSearchParams(), { limit: 10, offset: 0, total: 35, full: true })).toEqual({
       "X-Total-Count": "35",
       Link: linkHeader(BASE, new URLSearchParams(), { limit: 10, offset: 0, total: 35 }),
     });
+  });
+
+  it("without a total: no X-Total-Count and no last; next while the page is full", () => {
+    const full = pagingHeaders(BASE, new URLSearchParams("filter=x"), { limit: 10, offset: 20, total: null, full: true });
+    expect(full["X-Total-Count"]).toBeUndefined();
+    const parsed = links(full.Link);
+    expect(Object.keys(parsed)).toEqual(["next", "first", "prev"]);
+    expect(parsed.next).toEqual({ filter: "x", limit: "10", offset: "30" });
+    expect(parsed.prev).toEqual({ filter: "x", limit: "10", offset: "10" });
+    expect(Object.keys(links(pagingHeaders(BASE, new URLSearchParams(), { limit: 10, offset: 0, total: null, full: false }).Link))).toEqual(["first"]);
   });
 });

@@ -61,13 +61,35 @@ export function linkHeader(baseUrl: string, query: URLSearchParams, window: TPag
     ["first", offsets.first],
     ["prev", offsets.prev],
   ];
+  return relLinks(base, query, window.limit, links);
+}
+
+/** `links` (relation, offset or null for none) as a `Link` header value. */
+function relLinks(base: URL, query: URLSearchParams, limit: number, links: [string, number | null][]): string {
   return links
     .filter((link): link is [string, number] => link[1] !== null)
-    .map(([rel, offset]) => `<${pageUrl(base, query, window.limit, offset)}>; rel="${rel}"`)
+    .map(([rel, offset]) => `<${pageUrl(base, query, limit, offset)}>; rel="${rel}"`)
     .join(", ");
 }
 
-/** Both paging headers of a collection response. */
-export function pagingHeaders(baseUrl: string, query: URLSearchParams, window: TPageWindow): { "X-Total-Count": string; Link: string } {
-  return { "X-Total-Count": String(window.total), Link: linkHeader(baseUrl, query, window) };
+/**
+ * Both paging headers of a collection response. Without a total (`total: null`: counting the
+ * matches went past its time, read-rostering.ts), there is no `X-Total-Count` and no `last`;
+ * `next` is there when the page is full (`full`), so a client walking `next` ends on a short or
+ * empty page.
+ */
+export function pagingHeaders(
+  baseUrl: string,
+  query: URLSearchParams,
+  window: Omit<TPageWindow, "total"> & { total: number | null; full: boolean },
+): { "X-Total-Count"?: string; Link: string } {
+  if (window.total !== null) return { "X-Total-Count": String(window.total), Link: linkHeader(baseUrl, query, { ...window, total: window.total }) };
+  const base = new URL(baseUrl);
+  const { limit, offset } = window;
+  const links: [string, number | null][] = [
+    ["next", window.full ? offset + limit : null],
+    ["first", 0],
+    ["prev", offset === 0 ? null : Math.max(0, offset - limit)],
+  ];
+  return { Link: relLinks(base, query, limit, links) };
 }

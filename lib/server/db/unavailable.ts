@@ -73,6 +73,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * True when PostgreSQL cancelled the statement (57014): the pool's statement_timeout, or a
+ * shorter budget a read set for one statement (read-rostering.ts's count). isDatabaseUnavailable
+ * counts it too, as a database that stopped answering in time.
+ */
+export function isStatementCancelled(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as TErrorLike).code === "57014";
+}
+
 /** A short, secret-free description for a log line: a code or pg's fixed message, never the error object. */
 export function describeDatabaseError(error: unknown): string {
   const e = (error ?? {}) as TErrorLike;

@@ -387,6 +387,62 @@ describe("the access log", () => {
   });
 });
 
+describe("a read the database cannot answer in time is never a 5xx", () => {
+  const cancelled = () => Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" });
+  /** Runs `fn` with the database's `query` (and `transaction`) answering `fail()` for the statements `which` picks. */
+  async function failing<T>(which: (sql: string) => boolean, fail: () => Error, fn: () => Promise<T>, transactions = false): Promise<T> {
+    const real = database();
+    setDatabase({
+      ...real,
+      sql: {
+        ...real.sql,
+        query: (sql, params, options) => (which(sql) ? Promise.reject(fail()) : real.sql.query(sql, params, options)),
+        transaction: (run) => (transactions ? Promise.reject(fail()) : real.sql.transaction(run)),
+      },
+    });
+    try {
+      return await fn();
+    } finally {
+      setDatabase(real);
+    }
+  }
+  // A users page's statement (pageWithNeeds).
+  const isPage = (sql: string) => sql.startsWith("WITH pg AS MATERIALIZED");
+
+  it("a filter whose count runs past its budget still gets its page, without X-Total-Count and without last", async () => {
+    const filter = encodeURIComponent("givenName~'a' OR givenName~'e' OR givenName~'o'");
+    const whole = list(await get(a.token, `users?limit=1000&filter=${filter}`), "users");
+    expect(whole.length).toBeGreaterThan(2);
+    const answer = await failing(() => false, cancelled, () => get(a.token, `users?limit=2&filter=${filter}`), true);
+    expect(answer.status).toBe(200);
+    expect(list(answer, "users")).toEqual(whole.slice(0, 2));
+    expect(answer.headers["X-Total-Count"]).toBeUndefined();
+    expect(answer.headers.Link).toContain('rel="next"');
+    expect(answer.headers.Link).not.toContain('rel="last"');
+  });
+
+  it("a sort or a filter past the statement's time is a 400 that says what to use instead; the default order, a 429 to retry", async () => {
+    const sorted = await failing(isPage, cancelled, () => get(a.token, "users?limit=2&sort=familyName"));
+    expect(sorted.status).toBe(400);
+    expect(JSON.stringify(sorted.body)).toContain("invaliddata");
+    expect(String(sorted.body.imsx_description)).toContain("Sorting by 'familyName'");
+    const filtered = await failing(isPage, cancelled, () => get(a.token, `users?limit=2&filter=${encodeURIComponent("familyName~'silva'")}`));
+    expect(filtered.status).toBe(400);
+    expect(String(filtered.body.imsx_description)).toContain("This filter");
+    const plain = await failing(isPage, cancelled, () => get(a.token, "users?limit=2"));
+    expect(plain.status).toBe(429);
+    expect(plain.headers["Retry-After"]).toBe("5");
+    expect(JSON.stringify(plain.body)).toContain("server_busy");
+  });
+
+  it("the database unreachable is a 429 with Retry-After, not a 500", async () => {
+    const refused = () => Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    const answer = await failing(() => true, refused, () => get(a.token, "users?limit=2"));
+    expect(answer.status).toBe(429);
+    expect(answer.headers["Retry-After"]).toBe("5");
+  });
+});
+
 describe("malformed queries never reach a 5xx", () => {
   // Seeded, so a failure replays: HUB_TEST_SEED picks another run.
   const seed = Number(process.env.HUB_TEST_SEED ?? 43);

@@ -4,6 +4,7 @@
 // The data statements all run on the context's server, `database("may-lag")` taken once per read
 // or export: a replica within the lag bound, or the primary (docs/decisions/042-read-replicas.md).
 import { env } from "@/lib/env";
+import { RETRY_AFTER_SECONDS } from "@/lib/errors";
 import { parseFields } from "@/lib/oneroster/fields";
 import { compileFilter, modifiedSince } from "@/lib/oneroster/filter-compile";
 import { parseFilter } from "@/lib/oneroster/filter-parse";
@@ -21,9 +22,10 @@ import {
 } from "@/lib/oneroster/objects";
 import { parsePaging } from "@/lib/oneroster/paging";
 import { parseSortKey } from "@/lib/oneroster/sort";
-import { asOneRosterError, OneRosterError, statusPayload } from "@/lib/oneroster/status";
+import { asOneRosterError, OneRosterError, quoteInput, statusPayload } from "@/lib/oneroster/status";
 import { logAccess } from "@/lib/server/audit/log-access";
 import { database, type Database } from "@/lib/server/db/database";
+import { isDatabaseUnavailable, isStatementCancelled, reportDatabaseUnavailable } from "@/lib/server/db/unavailable";
 import { readPrimaryFromNowOn, readsMayLag } from "@/lib/server/db/replicas";
 import { configurationForRecord, recordFilterByRole } from "@/lib/server/data-api/privacy";
 import { PERSON_COLUMNS, peopleSql, TIME_SAFE_MOMENT_SQL, type TPersonColumns } from "@/lib/server/data-api/query-events";
@@ -507,10 +509,27 @@ async function readPage(
   return read(`SELECT s.* FROM ${rows} AS r(id)${perEntity} CROSS JOIN LATERAL (${scan({ kind: "one", sql: "r.id", ...(entities ? { entity: "k.entity" } : {}) })}) s ${merged}`);
 }
 
-/** X-Total-Count by counting the query's matches. */
-async function countMatches(db: Database, statement: TStatement, where: readonly string[], params: unknown[]): Promise<number> {
-  const [row] = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${statement.from} ${whereSql(where)}`, params);
-  return row!.n;
+/**
+ * How long counting a filter's matches may take. A filter on a field without an index (a name, a
+ * role) is counted by reading every record of the collection: at a million students, 2–15 s, and
+ * past the pool's statement_timeout the whole read failed. Past this budget the page is answered
+ * without X-Total-Count (pagingHeaders).
+ */
+export const COUNT_BUDGET_MS = 3_000;
+
+/** X-Total-Count by counting the query's matches; with `budgetMs`, null when counting takes longer. */
+async function countMatches(db: Database, statement: TStatement, where: readonly string[], params: unknown[], budgetMs: number | null): Promise<number | null> {
+  const sql = `SELECT count(*)::int AS n FROM ${statement.from} ${whereSql(where)}`;
+  if (budgetMs === null) return (await db.sql.query<{ n: number }>(sql, params))[0]!.n;
+  try {
+    return await db.sql.transaction(async (tx) => {
+      await tx.exec(`SET LOCAL statement_timeout = ${Math.trunc(budgetMs)}`);
+      return (await tx.query<{ n: number }>(sql, params))[0]!.n;
+    });
+  } catch (error) {
+    if (isStatementCancelled(error)) return null;
+    throw error;
+  }
 }
 
 /**
@@ -603,17 +622,26 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   // The path's parents are checked beside the page and its count, not before them: one round
   // trip's wait less. Every source reads only the institutions the application reaches ($1), so
   // the page of a path whose parent is unknown is empty, and dropped for the 404.
+  const since = filterAst === null ? null : modifiedSince(filterAst);
   const [, rows, total] = await Promise.all([
     checkParents(context, route),
-    readPage(context, route, where, statement.params, sort, paging!, filterAst === null ? null : modifiedSince(filterAst), shape ? positionBefore(shape, paging!.offset) : null),
+    readPage(context, route, where, statement.params, sort, paging!, since, shape ? positionBefore(shape, paging!.offset) : null).catch((error: unknown) => {
+      // A sort, or a filter without an index, that reads more of the network than the Hub allows a statement.
+      if (isStatementCancelled(error) && (sort.key !== null || filterAst !== null)) throw tooCostly(sort.key !== null ? query.get("sort") : null);
+      throw error;
+    }),
     filterAst === null && route.countIn && route.collection.counted
       ? countMaintained(context, route.collection.counted, route.countIn.institution, countParams.slice(0, BASE_PARAMS))
-      : countMatches(db, statement, where, countParams),
+      : // A delta (a lower bound on dateLastModified) and a class's members are counted by an index range; other filters within a budget.
+        countMatches(db, statement, where, countParams, since === null && !route.few ? COUNT_BUDGET_MS : null),
   ]);
   if (shape && rows.length > 0) rememberPosition(shape, { offset: paging!.offset + rows.length, sid: rows.at(-1)!.sid });
   const objects = selectFields(shapePage(kind, rows, context), fields);
   writeAccessLog(loggedFilters(request), context, rows, objects, 200);
-  const headers = { ...JSON_HEADERS, ...pagingHeaders(collectionUrl(context.baseUrl, request.segments ?? []), query, { limit: paging!.limit, offset: paging!.offset, total }) };
+  const headers = {
+    ...JSON_HEADERS,
+    ...pagingHeaders(collectionUrl(context.baseUrl, request.segments ?? []), query, { limit: paging!.limit, offset: paging!.offset, total, full: rows.length === paging!.limit }),
+  };
   return { status: 200, headers, body: { [route.collection.plural]: objects } };
 }
 
@@ -634,8 +662,24 @@ export async function readRostering(request: TRosteringRequest): Promise<TRoster
  * (with `what`) and answered as a 500 that says nothing of it.
  */
 export function oneRosterRefusal(error: unknown, what: string): TRosteringResponse {
+  // The database down, or a statement past its time: the binding's "server busy, retry later", as
+  // the rest of the Hub answers 503 with Retry-After (lib/server/http/error-response.ts).
+  if (isDatabaseUnavailable(error)) {
+    reportDatabaseUnavailable(error);
+    const busy = new OneRosterError("server_busy");
+    return { status: busy.httpStatus, headers: { ...JSON_HEADERS, "Retry-After": String(RETRY_AFTER_SECONDS) }, body: statusPayload(busy) };
+  }
   if (!(error instanceof OneRosterError)) log().error({ err: error }, what);
   const refusal = asOneRosterError(error);
   const challenge = bearerChallenge(refusal);
   return { status: refusal.httpStatus, headers: { ...JSON_HEADERS, ...(challenge ? { "WWW-Authenticate": challenge } : {}) }, body: statusPayload(refusal) };
+}
+
+/** A read whose sort (`sort`, the client's field) or filter took longer than a statement may: a 400 that says what to do instead. */
+function tooCostly(sort: string | null): OneRosterError {
+  const what = sort !== null ? `Sorting by ${quoteInput(sort)}` : "This filter";
+  return new OneRosterError(
+    "invaliddata",
+    `${what} reads more records than the Hub can answer in time for this network. Use the default order (no sort), a school's collection (schools/{id}/...), or a filter on dateLastModified or sourcedId.`,
+  );
 }
