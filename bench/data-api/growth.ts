@@ -394,6 +394,7 @@ async function measureOneRoster(sizes: TSize[]): Promise<TQueryResult[][]> {
       member: "enrollments",
     },
     { name: "OneRoster students of a class", path: `classes/${classId}/students`, member: "users" },
+    { name: "OneRoster enrollments filtered by a class", path: `enrollments?filter=${encodeURIComponent(`class.sourcedId='${classId}'`)}`, member: "enrollments" },
     // A partner's sync walks every page: the page at 90% of the students, just after the one before it (page-positions.ts).
     { name: "OneRoster users, limit=1000, the next page of a walk at 90%", path: `users?limit=1000&offset=${walkOffset(s)}`, member: "users", after: `users?limit=1000&offset=${walkOffset(s) - 1000}` },
   ];

@@ -333,6 +333,18 @@ describe("classes, courses, sessions and enrollments", () => {
     expect(whole).toEqual(delta);
   });
 
+  it("a filter on class.sourcedId lists that class's enrollments and counts them", async () => {
+    type TEnrollment = { sourcedId: string; class: { sourcedId: string } };
+    const all = list<TEnrollment>(await get(a.token, "enrollments?limit=1000"), "enrollments");
+    const mine = all.filter((e) => e.class.sourcedId === s.classId);
+    expect(mine.length).toBeGreaterThan(0);
+    const filtered = await get(a.token, `enrollments?filter=${encodeURIComponent(`class.sourcedId='${s.classId}'`)}`);
+    expect(list<TEnrollment>(filtered, "enrollments").map((e) => e.sourcedId)).toEqual(mine.map((e) => e.sourcedId));
+    expect(filtered.headers["X-Total-Count"]).toBe(String(mine.length));
+    const others = await get(a.token, `enrollments?limit=1000&filter=${encodeURIComponent(`class.sourcedId!='${s.classId}'`)}`);
+    expect(list(others, "enrollments")).toHaveLength(all.length - mine.length);
+  });
+
   it("X-Total-Count from the maintained counts equals the records listed, tombstones included", async () => {
     for (const path of ["enrollments", "users", "students", "teachers", "classes", "academicSessions", `schools/${s.schoolId}/enrollments`, `schools/${s.schoolId}/students`, "demographics"]) {
       const answer = await get(path === "demographics" ? await oneRosterToken(a.app) : a.token, `${path}?limit=1000`);

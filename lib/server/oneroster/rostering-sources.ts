@@ -88,7 +88,7 @@ const SOURCES = {
       ${courseIdSql(`e."institutionId"::text`, `(e.record->>'periodoId')`, `(e.record->>'serie')`)} AS course
     FROM (${current(`= 'turma'`, scope)}) e`,
   enrollments: (scope: TInstitutionScope) => `SELECT ${BASE_COLUMNS}, CASE e.entity WHEN 'turmaAluno' THEN 'student' ELSE 'teacher' END AS role,
-      coalesce(e.record->>'alunoId', e.record->>'professorId')::uuid AS user_id, (e.record->>'turmaId')::uuid AS class_id,
+      coalesce(e.record->>'alunoId', e.record->>'professorId')::uuid AS user_id, (e.record->>'turmaId')::uuid AS class_id, e.record->>'turmaId' AS class_key,
       (e.record->>'disciplinaId')::uuid AS subject_id
     FROM (${current(scope.kind === "one" && scope.entity ? `= ${scope.entity}` : `IN ('turmaAluno', 'disciplinaProfessor')`, scope)}) e`,
   // The person's values are not columns: a filter or sort that names one reads it by the profile
@@ -263,7 +263,8 @@ export function fieldMapFor(name: TFieldMapName, c: TFieldContext): TFieldMap {
         role: { sql: "src.role", type: "enum", enumValues: ["administrator", "proctor", "student", "teacher"] },
         primary: { sql: "'false'", type: "enum", enumValues: ["true", "false"] },
         "user.sourcedId": personId("src.user_id", c.toGlobal),
-        "class.sourcedId": id("src.class_id"),
+        // As the event's own text, which the class members' index (ChangeEvent_class_members_idx) finds: a class's enrollments, not a scan of the network's.
+        "class.sourcedId": { ...id("src.class_id"), sql: "src.class_key" },
         "school.sourcedId": id("src.inst"),
       };
     case "users":
