@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileFilter, modifiedSince } from "./filter-compile";
+import { compileFilter, modifiedSince, pinsField } from "./filter-compile";
 import { parseFilter } from "./filter-parse";
 import { OneRosterError } from "./status";
 import { refusedWith } from "./test-refusal";
@@ -155,5 +155,17 @@ describe("modifiedSince", () => {
     expect(since("dateLastModified!='2026-11-29'")).toBeNull();
     expect(since("dateLastModified>'2026-11-29' OR status='active'")).toBeNull();
     expect(since("status='active' OR dateLastModified>'2026-11-29' AND dateLastModified>'2026-11-28'")).toBeNull();
+  });
+});
+
+describe("pinsField", () => {
+  const pins = (filter: string) => pinsField(parseFilter(filter), "class.sourcedId");
+
+  it("is an = on the field, alone or ANDed with others; never under an OR, never another operator", () => {
+    expect(pins("class.sourcedId='a'")).toBe(true);
+    expect(pins("role='student' AND class.sourcedId='a'")).toBe(true);
+    expect(pins("class.sourcedId='a' OR role='student'")).toBe(false);
+    expect(pins("class.sourcedId!='a'")).toBe(false);
+    expect(pins("user.sourcedId='a'")).toBe(false);
   });
 });

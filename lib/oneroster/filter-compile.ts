@@ -127,12 +127,21 @@ function compileNode(ast: TFilterAst, fieldMap: TFieldMap, params: unknown[]): s
  * such predicate, or one inside an OR). A delta read's filter (`dateLastModified>'…'`) has one.
  */
 export function modifiedSince(ast: TFilterAst): Date | null {
-  const conjuncts = ast.kind === "predicate" ? [ast] : ast.kind === "and" ? ast.operands : [];
   let since: number | null = null;
-  for (const p of conjuncts) {
+  for (const p of conjunctsOf(ast)) {
     if (p.kind !== "predicate" || p.field !== "dateLastModified" || (p.operator !== ">" && p.operator !== ">=")) continue;
     const at = Date.parse(dateTimeValue(p.field, p.value));
     if (since === null || at > since) since = at;
   }
   return since === null ? null : new Date(since);
+}
+
+/** The predicates every match satisfies: the filter itself, or the operands of its top-level AND (none under an OR). */
+function conjunctsOf(ast: TFilterAst): readonly TFilterAst[] {
+  return ast.kind === "predicate" ? [ast] : ast.kind === "and" ? ast.operands : [];
+}
+
+/** Whether every match has `field` equal to one value: an `=` predicate on it, alone or ANDed with others. */
+export function pinsField(ast: TFilterAst, field: string): boolean {
+  return conjunctsOf(ast).some((p) => p.kind === "predicate" && p.field === field && p.operator === "=");
 }

@@ -6,7 +6,7 @@
 import { env } from "@/lib/env";
 import { RETRY_AFTER_SECONDS } from "@/lib/errors";
 import { parseFields } from "@/lib/oneroster/fields";
-import { compileFilter, modifiedSince } from "@/lib/oneroster/filter-compile";
+import { compileFilter, modifiedSince, pinsField } from "@/lib/oneroster/filter-compile";
 import { parseFilter } from "@/lib/oneroster/filter-parse";
 import { pagingHeaders } from "@/lib/oneroster/links";
 import {
@@ -36,7 +36,7 @@ import { PROFILE_ROLES, type TPersonalAttribute } from "@/lib/validations/data-a
 import { pageShape, positionBefore, rememberPosition, type TPagePosition } from "./page-positions";
 import { resolveOneRosterReach, type TOneRosterReach } from "./resolve-oneroster-reach";
 import { collectionDef, rosteringRoute, SELECTABLE_FIELDS, type TCollectionDef, type TCondition, type TObjectKind, type TPathId, type TRosteringRoute } from "./rostering-routes";
-import { BASE_PARAMS, ENTITIES_OF, EVENT_ENTITIES, fieldMapFor, READ_BY_INSTITUTION, sourceSql, TOMBSTONE_DAYS, tombstoneCountSql, type TFieldContext, type TFieldMapName, type TInstitutionScope } from "./rostering-sources";
+import { BASE_PARAMS, CHECKED, ENTITIES_OF, EVENT_ENTITIES, PINNING_FIELDS, fieldMapFor, READ_BY_INSTITUTION, sourceSql, TOMBSTONE_DAYS, tombstoneCountSql, type TFieldContext, type TFieldMapName, type TInstitutionScope } from "./rostering-sources";
 import { applicationGone, bearerChallenge, requireScope, verifyOneRosterBearer, type TOneRosterClient } from "./verify-bearer";
 
 /** Up to this many (institution, entity) scans a page merges in one statement's Merge Append; past it, lateral scans. */
@@ -158,12 +158,12 @@ export interface TStatement {
   params: unknown[];
 }
 
-export function statementFor(context: TReadContext, route: Pick<TRosteringRoute, "collection" | "where" | "single">): TStatement {
+export function statementFor(context: TReadContext, route: Pick<TRosteringRoute, "collection" | "where" | "single">, scope?: TInstitutionScope): TStatement {
   const params = baseParams(context);
   const bind = boundId(params, context.ids);
   const where = [...route.collection.where, ...route.where.map((condition: TCondition) => condition(bind))];
   if (route.single) where.push(`src.sid = ${bind(route.single)}`);
-  return { from: `(${sourceSql(route.collection.source)}) src`, where, params };
+  return { from: `(${sourceSql(route.collection.source, scope)}) src`, where, params };
 }
 
 export const whereSql = (where: readonly string[]) => (where.length > 0 ? `WHERE ${where.join(" AND ")}` : "");
@@ -455,6 +455,7 @@ function collectionUrl(baseUrl: string, segments: readonly string[]): string {
 async function readPage(
   { db, reach, ids, cut }: TReadContext,
   route: TRosteringRoute,
+  from: string,
   allWhere: readonly string[],
   params: unknown[],
   sort: { key: string | null; direction: "ASC" | "DESC" },
@@ -475,7 +476,7 @@ async function readPage(
   const read = (page: string) => db.sql.query<TRow>(pageWithNeeds(route.collection.kind, page, order("pg", key ? "pg.sort_key" : null)), params);
   // A route that names a few records reads them by id (the set first), not every institution's records in order.
   if (!READ_BY_INSTITUTION[source] || route.few) {
-    return read(`SELECT src.*${keyColumn} FROM (${sourceSql(source)}) src ${whereSql(where)} ORDER BY ${order("src", key)} LIMIT ${limit} OFFSET ${offset}`);
+    return read(`SELECT src.*${keyColumn} FROM ${from} ${whereSql(where)} ORDER BY ${order("src", key)} LIMIT ${limit} OFFSET ${offset}`);
   }
   const each = `$${params.push(skipped + paging.limit)}`;
   // A school's collection reads that school alone, if it is one the application reads (checkParents answers 404 otherwise).
@@ -600,7 +601,9 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   const [{ applicationId, reach, ids }, { cut, db }] = await Promise.all([applicationView(client.clientId), readMoment(database("may-lag"))]);
   const context: TReadContext = { applicationId, reach, ids, baseUrl: hubBaseUrl(), cut, db };
 
-  const statement = statementFor(context, route);
+  // A filter that pins an indexed field (a class's enrollments) reads a few records: whole, its institutions checked on each row.
+  const pinned = filterAst !== null && (PINNING_FIELDS[route.collection.source] ?? []).some((field) => pinsField(filterAst, field));
+  const statement = statementFor(context, route, pinned ? CHECKED : undefined);
   const fieldContext: TFieldContext = { toGlobal: (id) => ids.toGlobal(id) ?? id, plain: plainConditions(reach) };
   const fieldMap = fieldMapFor(FIELD_MAP_OF[kind], fieldContext);
   const where = [...statement.where];
@@ -625,7 +628,7 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   const since = filterAst === null ? null : modifiedSince(filterAst);
   const [, rows, total] = await Promise.all([
     checkParents(context, route),
-    readPage(context, route, where, statement.params, sort, paging!, since, shape ? positionBefore(shape, paging!.offset) : null).catch((error: unknown) => {
+    readPage(context, pinned ? { ...route, few: true } : route, statement.from, where, statement.params, sort, paging!, since, shape ? positionBefore(shape, paging!.offset) : null).catch((error: unknown) => {
       // A sort, or a filter without an index, that reads more of the network than the Hub allows a statement.
       if (isStatementCancelled(error) && (sort.key !== null || filterAst !== null)) throw tooCostly(sort.key !== null ? query.get("sort") : null);
       throw error;
@@ -633,7 +636,7 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
     filterAst === null && route.countIn && route.collection.counted
       ? countMaintained(context, route.collection.counted, route.countIn.institution, countParams.slice(0, BASE_PARAMS))
       : // A delta (a lower bound on dateLastModified) and a class's members are counted by an index range; other filters within a budget.
-        countMatches(db, statement, where, countParams, since === null && !route.few ? COUNT_BUDGET_MS : null),
+        countMatches(db, statement, where, countParams, since === null && !route.few && !pinned ? COUNT_BUDGET_MS : null),
   ]);
   if (shape && rows.length > 0) rememberPosition(shape, { offset: paging!.offset + rows.length, sid: rows.at(-1)!.sid });
   const objects = selectFields(shapePage(kind, rows, context), fields);
