@@ -16,6 +16,12 @@ export interface TFieldSpec {
   sortable?: boolean;
   /** The expression to sort by when it is not `sql` (an id filtered as text, sorted as the uuid its index orders). */
   sortSql?: string;
+  /**
+   * For an id held as a uuid and filtered as text (`sql` is `column::text`): the uuid column itself.
+   * `=` and `!=` with a value in a uuid's text form compare it as a uuid, which the column's index
+   * finds; text compared to `column::text` reads every row. A value in no such form equals no id.
+   */
+  uuidSql?: string;
   /** Default true. */
   filterable?: boolean;
   /**

@@ -23,6 +23,20 @@ describe("compileFilter", () => {
     expect(compile(text).sql).toBe(sql);
   });
 
+  it("compares an id held as a uuid as a uuid, which its index finds; a value in no uuid form names no id", () => {
+    const ids = { sourcedId: { sql: "u.id::text", uuidSql: "u.id", type: "string" as const, operators: ["=", "!="] as const } };
+    const uuid = "0005ff1e-16df-41e9-a3c8-ce112c55a1e1";
+    const idCompile = (text: string) => {
+      const params: unknown[] = [];
+      return { sql: compileFilter(parseFilter(text), ids, params), params };
+    };
+    expect(idCompile(`sourcedId='${uuid}'`)).toEqual({ sql: "(u.id = $1::uuid)", params: [uuid] });
+    expect(idCompile(`sourcedId!='${uuid}'`)).toEqual({ sql: "(u.id IS DISTINCT FROM $1::uuid)", params: [uuid] });
+    expect(idCompile("sourcedId='x'")).toEqual({ sql: "false", params: [] });
+    expect(idCompile("sourcedId!='x'")).toEqual({ sql: "true", params: [] });
+    expect(idCompile(`sourcedId='${uuid.toUpperCase()}'`)).toEqual({ sql: "false", params: [] });
+  });
+
   it("compiles != to IS DISTINCT FROM, so rows without the field are included", () => {
     expect(compile("middleName!='Maria'")).toEqual({ sql: "(u.middle_name IS DISTINCT FROM $1::text)", params: ["Maria"] });
   });

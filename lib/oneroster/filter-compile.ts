@@ -52,6 +52,9 @@ function operatorForType(spec: TFieldSpec, predicate: TFilterPredicate): void {
 }
 
 /** Appends a parameter and returns its placeholder, with the cast its type needs. */
+/** A uuid as PostgreSQL writes it as text. */
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 function bind(params: unknown[], value: unknown, cast: string): string {
   params.push(value);
   return `$${params.length}${cast}`;
@@ -74,8 +77,16 @@ function condition(spec: TFieldSpec, predicate: TFilterPredicate, params: unknow
     return `(${spec.sql} ILIKE ${bind(params, containsPattern(value), "::text")} ESCAPE '\\')`;
   }
   switch (spec.type) {
-    case "string":
-      return comparison(spec.sql, operator, bind(params, spec.toColumnValue ? spec.toColumnValue(value) : value, "::text"));
+    case "string": {
+      const columnValue = spec.toColumnValue ? spec.toColumnValue(value) : value;
+      // An id: compared as the uuid its index holds. A value that is not a uuid's text form (lower
+      // case, as `column::text` writes it) equals no id and differs from every one.
+      if (spec.uuidSql && (operator === "=" || operator === "!=")) {
+        if (!UUID_TEXT.test(columnValue)) return operator === "=" ? "false" : "true";
+        return comparison(spec.uuidSql, operator, bind(params, columnValue, "::uuid"));
+      }
+      return comparison(spec.sql, operator, bind(params, columnValue, "::text"));
+    }
     case "datetime":
       return comparison(spec.sql, operator, bind(params, dateTimeValue(field, value), "::timestamptz"));
     case "date":

@@ -333,7 +333,7 @@ describe("classes, courses, sessions and enrollments", () => {
     expect(whole).toEqual(delta);
   });
 
-  it("a filter on class.sourcedId lists that class's enrollments and counts them", async () => {
+  it("a filter on class.sourcedId, user.sourcedId or sourcedId lists what it names and counts it", async () => {
     type TEnrollment = { sourcedId: string; class: { sourcedId: string } };
     const all = list<TEnrollment>(await get(a.token, "enrollments?limit=1000"), "enrollments");
     const mine = all.filter((e) => e.class.sourcedId === s.classId);
@@ -343,6 +343,15 @@ describe("classes, courses, sessions and enrollments", () => {
     expect(filtered.headers["X-Total-Count"]).toBe(String(mine.length));
     const others = await get(a.token, `enrollments?limit=1000&filter=${encodeURIComponent(`class.sourcedId!='${s.classId}'`)}`);
     expect(list(others, "enrollments")).toHaveLength(all.length - mine.length);
+    // A user's enrollments, by the application's id of the user; an id in no uuid form names nobody, and differs from everyone.
+    type TWithUser = TEnrollment & { user: { sourcedId: string } };
+    const user = (all[0] as TWithUser).user.sourcedId;
+    const theirs = list<TWithUser>(await get(a.token, `enrollments?filter=${encodeURIComponent(`user.sourcedId='${user}'`)}`), "enrollments");
+    expect(theirs.map((e) => e.sourcedId)).toEqual((all as TWithUser[]).filter((e) => e.user.sourcedId === user).map((e) => e.sourcedId));
+    expect(list(await get(a.token, `enrollments?filter=${encodeURIComponent("user.sourcedId='x'")}`), "enrollments")).toEqual([]);
+    const one = list<{ sourcedId: string }>(await get(a.token, "users?limit=1"), "users")[0]!.sourcedId;
+    expect(list<{ sourcedId: string }>(await get(a.token, `users?filter=${encodeURIComponent(`sourcedId='${one}'`)}`), "users").map((u) => u.sourcedId)).toEqual([one]);
+    expect(list(await get(a.token, `users?limit=1000&filter=${encodeURIComponent("sourcedId!='x'")}`), "users")).toHaveLength(Number((await get(a.token, "users?limit=1")).headers["X-Total-Count"]));
   });
 
   it("X-Total-Count from the maintained counts equals the records listed, tombstones included", async () => {

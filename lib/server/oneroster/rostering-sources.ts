@@ -39,12 +39,12 @@ export const CHECKED: TInstitutionScope = { kind: "checked" };
 
 /**
  * Fields whose `=` in a filter pins a read to a few records an index finds (a class's enrollments:
- * ChangeEvent_class_members_idx). Such a read is read whole with its institutions CHECKED, as a
+ * ChangeEvent_class_members_idx; a user's: ChangeEvent_profile1_txid_seq_idx). Such a read is read whole with its institutions CHECKED, as a
  * class's members are, not merged per institution: each institution's scan ANDed the class's 30
  * entries with the institution's 220,000 at a million students (a page cost 5 times its cost at
  * 10,000).
  */
-export const PINNING_FIELDS: Partial<Record<TSourceName, readonly string[]>> = { enrollments: ["class.sourcedId"] };
+export const PINNING_FIELDS: Partial<Record<TSourceName, readonly string[]>> = { enrollments: ["class.sourcedId", "user.sourcedId"] };
 function institutionCondition(column: string, scope: TInstitutionScope): string {
   if (scope.kind === "one") return `${column} = ${scope.sql}`;
   return scope.kind === "all" ? `${column} = ANY($1::uuid[])` : `(${column} = ANY($1::uuid[])) IS TRUE`;
@@ -97,7 +97,7 @@ const SOURCES = {
       ${courseIdSql(`e."institutionId"::text`, `(e.record->>'periodoId')`, `(e.record->>'serie')`)} AS course
     FROM (${current(`= 'turma'`, scope)}) e`,
   enrollments: (scope: TInstitutionScope) => `SELECT ${BASE_COLUMNS}, CASE e.entity WHEN 'turmaAluno' THEN 'student' ELSE 'teacher' END AS role,
-      coalesce(e.record->>'alunoId', e.record->>'professorId')::uuid AS user_id, (e.record->>'turmaId')::uuid AS class_id, e.record->>'turmaId' AS class_key,
+      coalesce(e.record->>'alunoId', e.record->>'professorId')::uuid AS user_id, (e.record->>'turmaId')::uuid AS class_id, e.record->>'turmaId' AS class_key, e."profileIds"[1] AS user_key,
       (e.record->>'disciplinaId')::uuid AS subject_id
     FROM (${current(scope.kind === "one" && scope.entity ? `= ${scope.entity}` : `IN ('turmaAluno', 'disciplinaProfessor')`, scope)}) e`,
   // The person's values are not columns: a filter or sort that names one reads it by the profile
@@ -181,7 +181,7 @@ const common = (sourcedId: TFieldSpec): TFieldMap => ({ sourcedId, status: STATU
 const STATUS: TFieldSpec = { sql: `(CASE WHEN src.deleted THEN 'tobedeleted' ELSE 'active' END)`, type: "enum", enumValues: ["active", "tobedeleted"] };
 const MODIFIED: TFieldSpec = { sql: "src.modified", type: "datetime" };
 /** An id: compared as text (the client's value is any text), sorted by the uuid itself (the index's order). */
-const id = (column: string): TFieldSpec => ({ sql: `${column}::text`, sortSql: column, type: "string" });
+const id = (column: string): TFieldSpec => ({ sql: `${column}::text`, sortSql: column, uuidSql: column, type: "string" });
 
 /** A person's current value of `column` ("Person" p), for the user `src` names; none once deleted. */
 const personSql = (column: string) =>
@@ -194,6 +194,7 @@ const personSql = (column: string) =>
  */
 const personId = (column: string, toGlobal: (id: string) => string): TFieldSpec => ({
   sql: `${column}::text`,
+  uuidSql: column,
   type: "string",
   operators: ["=", "!="],
   sortable: false,
@@ -271,9 +272,10 @@ export function fieldMapFor(name: TFieldMapName, c: TFieldContext): TFieldMap {
         ...common(personId("src.sid", c.toGlobal)),
         role: { sql: "src.role", type: "enum", enumValues: ["administrator", "proctor", "student", "teacher"] },
         primary: { sql: "'false'", type: "enum", enumValues: ["true", "false"] },
-        "user.sourcedId": personId("src.user_id", c.toGlobal),
-        // As the event's own text, which the class members' index (ChangeEvent_class_members_idx) finds: a class's enrollments, not a scan of the network's.
-        "class.sourcedId": { ...id("src.class_id"), sql: "src.class_key" },
+        // Both as the event's own text, which an index finds: a user's enrollments by the feed's
+        // ("profileIds"[1]), a class's by the class members' (ChangeEvent_class_members_idx).
+        "user.sourcedId": { ...personId("src.user_id", c.toGlobal), sql: "src.user_key", uuidSql: undefined },
+        "class.sourcedId": { ...id("src.class_id"), sql: "src.class_key", uuidSql: undefined },
         "school.sourcedId": id("src.inst"),
       };
     case "users":
