@@ -661,8 +661,9 @@ export async function readRostering(request: TRosteringRequest): Promise<TRoster
 
 /**
  * Anything a OneRoster endpoint caught, as the binding answers it: the status payload with its
- * HTTP status and, for 401/403, the Bearer challenge. An error that is not a refusal is logged
- * (with `what`) and answered as a 500 that says nothing of it.
+ * HTTP status and, for 401/403, the Bearer challenge. The database unavailable, or a statement
+ * past its time, is a 429 server_busy with Retry-After. Any other error that is not a refusal is
+ * logged (with `what`) and answered as a 500 that says nothing of it.
  */
 export function oneRosterRefusal(error: unknown, what: string): TRosteringResponse {
   // The database down, or a statement past its time: the binding's "server busy, retry later", as
