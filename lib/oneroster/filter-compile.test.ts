@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileFilter, modifiedSince, pinsField } from "./filter-compile";
+import { compileFilter, modifiedSince, onlyEquals, pinsField } from "./filter-compile";
 import { parseFilter } from "./filter-parse";
 import { OneRosterError } from "./status";
 import { refusedWith } from "./test-refusal";
@@ -181,5 +181,14 @@ describe("pinsField", () => {
     expect(pins("class.sourcedId='a' OR role='student'")).toBe(false);
     expect(pins("class.sourcedId!='a'")).toBe(false);
     expect(pins("user.sourcedId='a'")).toBe(false);
+  });
+});
+
+describe("onlyEquals", () => {
+  it("is the value of a filter that is nothing but an = on the field", () => {
+    expect(onlyEquals(parseFilter("roles.role='student'"), "roles.role")).toBe("student");
+    expect(onlyEquals(parseFilter("roles.role!='student'"), "roles.role")).toBeNull();
+    expect(onlyEquals(parseFilter("roles.role='student' AND givenName='Ana'"), "roles.role")).toBeNull();
+    expect(onlyEquals(parseFilter("givenName='Ana'"), "roles.role")).toBeNull();
   });
 });

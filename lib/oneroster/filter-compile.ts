@@ -156,3 +156,8 @@ function conjunctsOf(ast: TFilterAst): readonly TFilterAst[] {
 export function pinsField(ast: TFilterAst, field: string): boolean {
   return conjunctsOf(ast).some((p) => p.kind === "predicate" && p.field === field && p.operator === "=");
 }
+
+/** The value of the filter when it is nothing but `field = value`, else null. */
+export function onlyEquals(ast: TFilterAst, field: string): string | null {
+  return ast.kind === "predicate" && ast.field === field && ast.operator === "=" ? ast.value : null;
+}

@@ -363,6 +363,20 @@ describe("classes, courses, sessions and enrollments", () => {
     }
     const enrollments = list<{ status: string }>(await get(a.token, "enrollments?limit=1000"), "enrollments");
     expect(enrollments.some((e) => e.status === "tobedeleted")).toBe(true);
+    // A users' collection filtered by nothing but a role is counted from the same counts, without reading the users.
+    for (const role of ["student", "teacher", "guardian", "siteAdministrator"]) {
+      const statements: string[] = [];
+      const real = database();
+      setDatabase({ ...real, sql: { ...real.sql, query: (sql, params, options) => (statements.push(sql), real.sql.query(sql, params, options)) } });
+      let answer: TAnswer;
+      try {
+        answer = await get(a.token, `users?limit=1000&filter=${encodeURIComponent(`roles.role='${role}'`)}`);
+      } finally {
+        setDatabase(real);
+      }
+      expect(Number(answer.headers["X-Total-Count"]), role).toBe(list(answer, "users").length);
+      expect({ role, counted: statements.some((sql) => sql.includes('"EventCount"')) }).toEqual({ role, counted: role !== "siteAdministrator" });
+    }
   });
 });
 

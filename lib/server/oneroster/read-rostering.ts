@@ -6,7 +6,7 @@
 import { env } from "@/lib/env";
 import { RETRY_AFTER_SECONDS } from "@/lib/errors";
 import { parseFields } from "@/lib/oneroster/fields";
-import { compileFilter, modifiedSince, pinsField } from "@/lib/oneroster/filter-compile";
+import { compileFilter, modifiedSince, onlyEquals, pinsField } from "@/lib/oneroster/filter-compile";
 import { parseFilter } from "@/lib/oneroster/filter-parse";
 import { pagingHeaders } from "@/lib/oneroster/links";
 import {
@@ -36,7 +36,7 @@ import { PROFILE_ROLES, type TPersonalAttribute } from "@/lib/validations/data-a
 import { pageShape, positionBefore, rememberPosition, type TPagePosition } from "./page-positions";
 import { resolveOneRosterReach, type TOneRosterReach } from "./resolve-oneroster-reach";
 import { collectionDef, rosteringRoute, SELECTABLE_FIELDS, type TCollectionDef, type TCondition, type TObjectKind, type TPathId, type TRosteringRoute } from "./rostering-routes";
-import { BASE_PARAMS, CHECKED, ENTITIES_OF, EVENT_ENTITIES, PINNING_FIELDS, fieldMapFor, READ_BY_INSTITUTION, sourceSql, TOMBSTONE_DAYS, tombstoneCountSql, type TFieldContext, type TFieldMapName, type TInstitutionScope } from "./rostering-sources";
+import { BASE_PARAMS, CHECKED, COUNTED_ROLES, ENTITIES_OF, EVENT_ENTITIES, PINNING_FIELDS, fieldMapFor, READ_BY_INSTITUTION, sourceSql, TOMBSTONE_DAYS, tombstoneCountSql, type TFieldContext, type TFieldMapName, type TInstitutionScope } from "./rostering-sources";
 import { applicationGone, bearerChallenge, requireScope, verifyOneRosterBearer, type TOneRosterClient } from "./verify-bearer";
 
 /** Up to this many (institution, entity) scans a page merges in one statement's Merge Append; past it, lateral scans. */
@@ -626,6 +626,9 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   // trip's wait less. Every source reads only the institutions the application reaches ($1), so
   // the page of a path whose parent is unknown is empty, and dropped for the 404.
   const since = filterAst === null ? null : modifiedSince(filterAst);
+  // The maintained counts answer a whole collection, and a users' collection filtered by nothing but a role they keep.
+  const role = filterAst === null || route.collection.source !== "users" || route.collection.counted?.role ? null : onlyEquals(filterAst, "roles.role");
+  const counted = filterAst === null ? route.collection.counted : role !== null && Object.hasOwn(COUNTED_ROLES, role) && route.collection.counted ? { ...route.collection.counted, role: COUNTED_ROLES[role]! } : undefined;
   const [, rows, total] = await Promise.all([
     checkParents(context, route),
     readPage(context, pinned ? { ...route, few: true } : route, statement.from, where, statement.params, sort, paging!, since, shape ? positionBefore(shape, paging!.offset) : null).catch((error: unknown) => {
@@ -633,8 +636,8 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
       if (isStatementCancelled(error) && (sort.key !== null || filterAst !== null)) throw tooCostly(sort.key !== null ? query.get("sort") : null);
       throw error;
     }),
-    filterAst === null && route.countIn && route.collection.counted
-      ? countMaintained(context, route.collection.counted, route.countIn.institution, countParams.slice(0, BASE_PARAMS))
+    counted && route.countIn
+      ? countMaintained(context, counted, route.countIn.institution, countParams.slice(0, BASE_PARAMS))
       : // A delta (a lower bound on dateLastModified) and a class's members are counted by an index range; other filters within a budget.
         countMatches(db, statement, where, countParams, since === null && !route.few && !pinned ? COUNT_BUDGET_MS : null),
   ]);
