@@ -48,6 +48,7 @@ import { httpGetOk, sampleInTurns } from "./http";
 import { linkDemoApp } from "./load-network";
 import { unenrollStudent } from "@/lib/server/school-data/unenroll-student";
 import { readRosteringAs } from "@/lib/server/oneroster/read-rostering";
+import { courseIdSql } from "@/lib/server/oneroster/rostering-sources";
 import { ALL_ONEROSTER_SCOPES } from "@/lib/oneroster/scopes";
 import type { Database as TDatabase } from "@/lib/server/db/database";
 import { replay, type TStatement } from "./replay";
@@ -385,7 +386,7 @@ const walkOffset = (s: TSize) => Math.floor((0.9 * s.students) / 1000) * 1000;
 async function measureOneRoster(sizes: TSize[]): Promise<TQueryResult[][]> {
   const results: TQueryResult[][] = sizes.map(() => []);
   const tokens = await Promise.all(sizes.map((s) => oneRosterToken(s.base)));
-  const pagesOf = (s: TSize, classId: string) => [
+  const pagesOf = (s: TSize, classId: string, courseId: string) => [
     { name: "OneRoster users (network), limit=1000", path: "users?limit=1000", member: "users" },
     { name: "OneRoster enrollments of school 1, limit=1000", path: `schools/${s.network.schools[0]!.id}/enrollments?limit=1000`, member: "enrollments" },
     {
@@ -395,6 +396,7 @@ async function measureOneRoster(sizes: TSize[]): Promise<TQueryResult[][]> {
     },
     { name: "OneRoster students of a class", path: `classes/${classId}/students`, member: "users" },
     { name: "OneRoster enrollments filtered by a class", path: `enrollments?filter=${encodeURIComponent(`class.sourcedId='${classId}'`)}`, member: "enrollments" },
+    { name: "OneRoster classes of a course, limit=100", path: `courses/${courseId}/classes?limit=100`, member: "classes" },
     // A partner's sync walks every page: the page at 90% of the students, just after the one before it (page-positions.ts).
     { name: "OneRoster users, limit=1000, the next page of a walk at 90%", path: `users?limit=1000&offset=${walkOffset(s)}`, member: "users", after: `users?limit=1000&offset=${walkOffset(s) - 1000}` },
   ];
@@ -408,7 +410,14 @@ async function measureOneRoster(sizes: TSize[]): Promise<TQueryResult[][]> {
   const classOf = await Promise.all(
     sizes.map(async (s) => (await s.pool.query<{ id: string }>(`SELECT id FROM "Class" WHERE "institutionId" = $1 ORDER BY id LIMIT 1`, [s.network.schools[0]!.id])).rows[0]!.id),
   );
-  const pages = sizes.map((s, i) => pagesOf(s, classOf[i]!));
+  // That class's course (a derived id: rostering-sources.ts, courseIdSql).
+  const courseOf = await Promise.all(
+    sizes.map(async (s, i) => (await s.pool.query<{ id: string }>(
+      `SELECT ${courseIdSql(`e."institutionId"::text`, `(e.record->>'periodoId')`, `(e.record->>'serie')`)} AS id FROM "ChangeEvent" e WHERE e.entity = 'turma' AND e."recordId" = $1 ORDER BY e.txid DESC LIMIT 1`,
+      [classOf[i]],
+    )).rows[0]!.id),
+  );
+  const pages = sizes.map((s, i) => pagesOf(s, classOf[i]!, courseOf[i]!));
   // Each page's floor (oneroster-floor.ts): its own SQL, then the hub's answer's bytes, compressed as the hub does.
   const floorPages: TFloorPage[] = [];
   for (const [i, s] of sizes.entries()) {

@@ -20,6 +20,7 @@ import { createTestApp, TEST_ISSUER, type TTestApp } from "@/test/fixtures/oauth
 import { prng } from "@/test/fuzz/cases";
 import { forgetPositions } from "./page-positions";
 import { readRostering } from "./read-rostering";
+import { courseIdSql } from "./rostering-sources";
 import { oneRosterToken, waitForOneRosterCut } from "@/test/fixtures/oneroster";
 
 setupTestDatabase();
@@ -352,6 +353,18 @@ describe("classes, courses, sessions and enrollments", () => {
     const one = list<{ sourcedId: string }>(await get(a.token, "users?limit=1"), "users")[0]!.sourcedId;
     expect(list<{ sourcedId: string }>(await get(a.token, `users?filter=${encodeURIComponent(`sourcedId='${one}'`)}`), "users").map((u) => u.sourcedId)).toEqual([one]);
     expect(list(await get(a.token, `users?limit=1000&filter=${encodeURIComponent("sourcedId!='x'")}`), "users")).toHaveLength(Number((await get(a.token, "users?limit=1")).headers["X-Total-Count"]));
+  });
+
+  it("a course is found by the course index: its expression is the one the classes' source writes", async () => {
+    const course = courseIdSql(`e."institutionId"::text`, `(e.record->>'periodoId')`, `(e.record->>'serie')`);
+    const plan = await database().sql.transaction(async (tx) => {
+      // With sequential scans off, a plan can only have an Index Cond on the course's expression if an index holds that very expression.
+      await tx.exec("SET LOCAL enable_seqscan = off");
+      return tx.query<{ "QUERY PLAN": string }>(`EXPLAIN SELECT 1 FROM "ChangeEvent" e WHERE e.entity = 'turma' AND ${course} = $1::uuid`, ["00000000-0000-0000-0000-000000000000"]);
+    });
+    const text = plan.map((row) => row["QUERY PLAN"]).join("\n");
+    expect(text).toContain("ChangeEvent_course_idx");
+    expect(text).toMatch(/Index Cond: \(\(md5\(/);
   });
 
   it("X-Total-Count from the maintained counts equals the records listed, tombstones included", async () => {
