@@ -15,6 +15,7 @@
 // as a uuid, or as NULL (matching nothing) when it is not one (read-rostering.ts).
 import { createHash } from "node:crypto";
 import type { TFieldMap, TFieldSpec } from "@/lib/oneroster/field-map";
+import { userRole, type THubRole } from "@/lib/oneroster/objects";
 import { feedFloorSql } from "@/lib/server/data-api/query-events";
 
 /** How long a deleted record is still shown as `tobedeleted` (docs/oneroster.md). */
@@ -52,7 +53,10 @@ export const PINNING_FIELDS: Partial<Record<TSourceName, readonly string[]>> = {
  * reading every user (2.1–4.5 s at a million students). Administrators are managers of a school
  * or of a network, which the counts do not tell apart.
  */
-export const COUNTED_ROLES: Readonly<Record<string, string>> = { student: "aluno", teacher: "professor", guardian: "responsavel" };
+export const COUNTED_ROLES: Readonly<Record<string, THubRole>> = Object.fromEntries(
+  (["aluno", "professor", "responsavel"] as const).map((role) => [userRole(role, "school"), role]),
+);
+
 function institutionCondition(column: string, scope: TInstitutionScope): string {
   if (scope.kind === "one") return `${column} = ${scope.sql}`;
   return scope.kind === "all" ? `${column} = ANY($1::uuid[])` : `(${column} = ANY($1::uuid[])) IS TRUE`;
