@@ -437,15 +437,16 @@ describe("the access log", () => {
 
 describe("a read the database cannot answer in time is never a 5xx", () => {
   const cancelled = () => Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" });
-  /** Runs `fn` with the database's `query` (and `transaction`) answering `fail()` for the statements `which` picks. */
-  async function failing<T>(which: (sql: string) => boolean, fail: () => Error, fn: () => Promise<T>, transactions = false): Promise<T> {
+  /** Runs `fn` with the database answering `fail()` for the statements `which` picks, alone or in a transaction (a budget's). */
+  async function failing<T>(which: (sql: string) => boolean, fail: () => Error, fn: () => Promise<T>): Promise<T> {
     const real = database();
     setDatabase({
       ...real,
       sql: {
         ...real.sql,
         query: (sql, params, options) => (which(sql) ? Promise.reject(fail()) : real.sql.query(sql, params, options)),
-        transaction: (run) => (transactions ? Promise.reject(fail()) : real.sql.transaction(run)),
+        transaction: (run) =>
+          real.sql.transaction((tx) => run({ ...tx, query: (sql, params, options) => (which(sql) ? Promise.reject(fail()) : tx.query(sql, params, options)) })),
       },
     });
     try {
@@ -461,7 +462,7 @@ describe("a read the database cannot answer in time is never a 5xx", () => {
     const filter = encodeURIComponent("givenName~'a' OR givenName~'e' OR givenName~'o'");
     const whole = list(await get(a.token, `users?limit=1000&filter=${filter}`), "users");
     expect(whole.length).toBeGreaterThan(2);
-    const answer = await failing(() => false, cancelled, () => get(a.token, `users?limit=2&filter=${filter}`), true);
+    const answer = await failing((sql) => sql.startsWith("SELECT count(*)"), cancelled, () => get(a.token, `users?limit=2&filter=${filter}`));
     expect(answer.status).toBe(200);
     expect(list(answer, "users")).toEqual(whole.slice(0, 2));
     expect(answer.headers["X-Total-Count"]).toBeUndefined();
@@ -481,6 +482,37 @@ describe("a read the database cannot answer in time is never a 5xx", () => {
     expect(plain.status).toBe(429);
     expect(plain.headers["Retry-After"]).toBe("5");
     expect(JSON.stringify(plain.body)).toContain("server_busy");
+  });
+
+  it("a sort's page, and the page and count of a filter no index serves, run within their own statement timeouts", async () => {
+    const budgets = async (path: string) => {
+      const seen: string[] = [];
+      const real = database();
+      setDatabase({
+        ...real,
+        sql: {
+          ...real.sql,
+          transaction: (run) =>
+            real.sql.transaction((tx) =>
+              run({ ...tx, exec: (sql) => (seen.push(sql), tx.exec(sql)), query: (sql, params, options) => (seen.push(sql.slice(0, 24)), tx.query(sql, params, options)) }),
+            ),
+        },
+      });
+      try {
+        expect((await get(a.token, path)).status).toBe(200);
+      } finally {
+        setDatabase(real);
+      }
+      return seen;
+    };
+    expect(await budgets("users?limit=2&sort=familyName")).toEqual(["SET LOCAL statement_timeout = 5000", "WITH pg AS MATERIALIZED "]);
+    const filtered = await budgets(`users?limit=2&filter=${encodeURIComponent("familyName~'a'")}`);
+    expect(filtered).toContain("SET LOCAL statement_timeout = 3000");
+    expect(filtered).toContain("SET LOCAL statement_timeout = 5000");
+    // The default order, a delta and a class's enrollments read by their indexes, outside any budget.
+    expect(await budgets("users?limit=2")).toEqual([]);
+    expect(await budgets(`enrollments?limit=2&filter=${encodeURIComponent("dateLastModified>'2020-01-01'")}`)).toEqual([]);
+    expect(await budgets(`enrollments?filter=${encodeURIComponent(`class.sourcedId='${s.classId}'`)}`)).toEqual([]);
   });
 
   it("the database unreachable is a 429 with Retry-After, not a 500", async () => {

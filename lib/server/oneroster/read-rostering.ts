@@ -462,6 +462,7 @@ async function readPage(
   paging: { limit: number; offset: number },
   since: Date | null,
   after: TPagePosition | null,
+  budgetMs: number | null,
 ): Promise<TRow[]> {
   const { key, direction } = sort;
   const order = (alias: string, keyColumn: string | null) => `${keyColumn ? `${keyColumn} ${direction}, ` : ""}${alias}.sid ${direction}`;
@@ -473,7 +474,7 @@ async function readPage(
   const source = route.collection.source;
   const keyColumn = key ? `, ${key} AS sort_key` : "";
   // The page with what its objects need, in the page's order (its sort key is a column of every form below).
-  const read = (page: string) => db.sql.query<TRow>(pageWithNeeds(route.collection.kind, page, order("pg", key ? "pg.sort_key" : null)), params);
+  const read = (page: string) => queryWithin<TRow>(db, budgetMs, pageWithNeeds(route.collection.kind, page, order("pg", key ? "pg.sort_key" : null)), params);
   // A route that names a few records reads them by id (the set first), not every institution's records in order.
   if (!READ_BY_INSTITUTION[source] || route.few) {
     return read(`SELECT src.*${keyColumn} FROM ${from} ${whereSql(where)} ORDER BY ${order("src", key)} LIMIT ${limit} OFFSET ${offset}`);
@@ -518,17 +519,28 @@ async function readPage(
  */
 export const COUNT_BUDGET_MS = 3_000;
 
+/**
+ * How long the page of a sort, or of a filter no index serves, may take: past it the read is a
+ * 400 that says what to use instead (tooCostly). Without it such a read held the database for the
+ * pool's whole statement_timeout (15 s) before failing.
+ */
+export const PAGE_BUDGET_MS = 5_000;
+
+/** A statement, with `budgetMs` as its own statement_timeout (in a transaction of its own), or as any other. */
+function queryWithin<T>(db: Database, budgetMs: number | null, sql: string, params: unknown[]): Promise<T[]> {
+  if (budgetMs === null) return db.sql.query<T>(sql, params);
+  return db.sql.transaction(async (tx) => {
+    await tx.exec(`SET LOCAL statement_timeout = ${Math.trunc(budgetMs)}`);
+    return tx.query<T>(sql, params);
+  });
+}
+
 /** X-Total-Count by counting the query's matches; with `budgetMs`, null when counting takes longer. */
 async function countMatches(db: Database, statement: TStatement, where: readonly string[], params: unknown[], budgetMs: number | null): Promise<number | null> {
-  const sql = `SELECT count(*)::int AS n FROM ${statement.from} ${whereSql(where)}`;
-  if (budgetMs === null) return (await db.sql.query<{ n: number }>(sql, params))[0]!.n;
   try {
-    return await db.sql.transaction(async (tx) => {
-      await tx.exec(`SET LOCAL statement_timeout = ${Math.trunc(budgetMs)}`);
-      return (await tx.query<{ n: number }>(sql, params))[0]!.n;
-    });
+    return (await queryWithin<{ n: number }>(db, budgetMs, `SELECT count(*)::int AS n FROM ${statement.from} ${whereSql(where)}`, params))[0]!.n;
   } catch (error) {
-    if (isStatementCancelled(error)) return null;
+    if (budgetMs !== null && isStatementCancelled(error)) return null;
     throw error;
   }
 }
@@ -626,20 +638,24 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   // trip's wait less. Every source reads only the institutions the application reaches ($1), so
   // the page of a path whose parent is unknown is empty, and dropped for the 404.
   const since = filterAst === null ? null : modifiedSince(filterAst);
+  // A sort, or a filter that neither bounds dateLastModified nor pins an indexed field, may read every record: within budgets.
+  const unindexed = filterAst !== null && since === null && !route.few && !pinned;
   // The maintained counts answer a whole collection, and a users' collection filtered by nothing but a role they keep.
   const role = filterAst === null || route.collection.source !== "users" || route.collection.counted?.role ? null : onlyEquals(filterAst, "roles.role");
   const counted = filterAst === null ? route.collection.counted : role !== null && Object.hasOwn(COUNTED_ROLES, role) && route.collection.counted ? { ...route.collection.counted, role: COUNTED_ROLES[role]! } : undefined;
   const [, rows, total] = await Promise.all([
     checkParents(context, route),
-    readPage(context, pinned ? { ...route, few: true } : route, statement.from, where, statement.params, sort, paging!, since, shape ? positionBefore(shape, paging!.offset) : null).catch((error: unknown) => {
-      // A sort, or a filter without an index, that reads more of the network than the Hub allows a statement.
-      if (isStatementCancelled(error) && (sort.key !== null || filterAst !== null)) throw tooCostly(sort.key !== null ? query.get("sort") : null);
-      throw error;
-    }),
+    readPage(context, pinned ? { ...route, few: true } : route, statement.from, where, statement.params, sort, paging!, since, shape ? positionBefore(shape, paging!.offset) : null, sort.key !== null || unindexed ? PAGE_BUDGET_MS : null).catch(
+      (error: unknown) => {
+        // A sort, or a filter without an index, that reads more of the network than its budget (or a statement's time).
+        if (isStatementCancelled(error) && (sort.key !== null || filterAst !== null)) throw tooCostly(sort.key !== null ? query.get("sort") : null);
+        throw error;
+      },
+    ),
     counted && route.countIn
       ? countMaintained(context, counted, route.countIn.institution, countParams.slice(0, BASE_PARAMS))
       : // A delta (a lower bound on dateLastModified) and a class's members are counted by an index range; other filters within a budget.
-        countMatches(db, statement, where, countParams, since === null && !route.few && !pinned ? COUNT_BUDGET_MS : null),
+        countMatches(db, statement, where, countParams, unindexed ? COUNT_BUDGET_MS : null),
   ]);
   if (shape && rows.length > 0) rememberPosition(shape, { offset: paging!.offset + rows.length, sid: rows.at(-1)!.sid });
   const objects = selectFields(shapePage(kind, rows, context), fields);
