@@ -638,7 +638,7 @@ async function readAs(client: TOneRosterClient, route: TRosteringRoute, request:
   // trip's wait less. Every source reads only the institutions the application reaches ($1), so
   // the page of a path whose parent is unknown is empty, and dropped for the 404.
   const since = filterAst === null ? null : modifiedSince(filterAst);
-  // A sort, or a filter that neither bounds dateLastModified nor pins an indexed field, may read every record: within budgets.
+  // A filter that neither bounds dateLastModified nor pins an indexed field may read every record: its page and count run within budgets, as a sort's page does.
   const unindexed = filterAst !== null && since === null && !route.few && !pinned;
   // The maintained counts answer a whole collection, and a users' collection filtered by nothing but a role they keep.
   const role = filterAst === null || route.collection.source !== "users" || route.collection.counted?.role ? null : onlyEquals(filterAst, "roles.role");
